@@ -1,0 +1,9 @@
+"""Subcommands of ``jobledger``; each module has NAME, HELP, add_arguments(parser) and run(args)."""
+
+from __future__ import annotations
+
+from types import ModuleType
+
+from . import extract
+
+COMMANDS: tuple[ModuleType, ...] = (extract,)

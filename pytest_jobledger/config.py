@@ -1,0 +1,270 @@
+"""``[tool.jobledger]``: where it lives, what it may say, and the error when it says something else.
+
+One :class:`Config` drives the command line, the pytest plugin and the action alike.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import sys
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .errors import ConfigError
+from .model import FRAMEWORKS, RESOLVED_FIELDS
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on 3.10 only
+    import tomli as tomllib
+
+DEFAULT_EXCLUDE: tuple[str, ...] = (
+    "**/.git/**",
+    "**/.hg/**",
+    "**/.svn/**",
+    "**/.venv/**",
+    "**/venv/**",
+    "**/.tox/**",
+    "**/.nox/**",
+    "**/__pycache__/**",
+    "**/.mypy_cache/**",
+    "**/.ruff_cache/**",
+    "**/.pytest_cache/**",
+    "**/node_modules/**",
+    "**/build/**",
+    "**/dist/**",
+    "**/site-packages/**",
+    "**/*.egg-info/**",
+)
+
+DEFAULT_REQUIRED_CELLS: tuple[str, ...] = (
+    "idempotent",
+    "poison_policy",
+    "paging_owner",
+    "runtime_class",
+    "purpose_accepted",
+)
+
+DEFAULT_BLOCKED_VALUES: tuple[str, ...] = ("", "unknown")
+
+JOB_ID_STYLES: tuple[str, ...] = ("import-path", "registered-name")
+TIME_UNITS: tuple[str, ...] = ("s", "ms")
+
+#: Files larger than this are reported, not parsed; a generated module should not stall CI.
+DEFAULT_MAX_FILE_BYTES = 4 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class DecoratorSpec:
+    """A homegrown (or wrapping) decorator the user declared to be a job decorator.
+
+    ``fields`` maps a ledger field to the keyword name (``str``) or positional index (``int``) of
+    the decorator argument that carries it. With a ``framework``, fields not mapped here are read
+    by that framework's own rules.
+    """
+
+    qualname: str
+    framework: str | None = None
+    fields: Mapping[str, str | int] = field(default_factory=dict)
+    time_unit: str | None = None
+
+
+@dataclass(frozen=True)
+class Config:
+    root: Path
+    source: Path | None = None
+    paths: tuple[str, ...] = (".",)
+    exclude: tuple[str, ...] = ()
+    ledger: str = "generated/job_ledger.json"
+    overlay: str = "overlays/job_policy.yaml"
+    job_id: str = "import-path"
+    max_file_bytes: int = DEFAULT_MAX_FILE_BYTES
+    decorators: Mapping[str, DecoratorSpec] = field(default_factory=dict)
+    required_cells: tuple[str, ...] = DEFAULT_REQUIRED_CELLS
+    blocked_values: tuple[str, ...] = DEFAULT_BLOCKED_VALUES
+
+    @property
+    def ledger_path(self) -> Path:
+        return self.root / self.ledger
+
+    @property
+    def overlay_path(self) -> Path:
+        return self.root / self.overlay
+
+    @property
+    def all_excludes(self) -> tuple[str, ...]:
+        return DEFAULT_EXCLUDE + self.exclude
+
+
+_TOP_KEYS = {
+    "paths",
+    "exclude",
+    "ledger",
+    "overlay",
+    "job_id",
+    "max_file_bytes",
+    "decorators",
+    "required_cells",
+    "blocked_values",
+}
+_DECORATOR_KEYS = {"framework", "time_unit", *RESOLVED_FIELDS}
+
+
+def find_pyproject(start: Path) -> Path | None:
+    """The nearest ``pyproject.toml`` at or above ``start``."""
+    for folder in (start, *start.parents):
+        candidate = folder / "pyproject.toml"
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def load_config(
+    root: Path | None = None, config_file: Path | None = None, cwd: Path | None = None
+) -> Config:
+    """Resolve the root and read the configuration the way ``jobledger --root/--config`` does.
+
+    Without ``root`` the root is the folder of ``config_file``, else of the nearest
+    ``pyproject.toml`` above ``cwd``, else ``cwd`` itself.
+    """
+    cwd = (cwd or Path.cwd()).resolve()
+    if config_file is not None:
+        config_file = (cwd / config_file).resolve()
+        if not config_file.is_file():
+            raise ConfigError("configuration file not found; check --config", path=str(config_file))
+    if root is not None:
+        root = (cwd / root).resolve()
+        if not root.is_dir():
+            raise ConfigError("--root is not a folder", path=str(root))
+        if config_file is None and (root / "pyproject.toml").is_file():
+            config_file = root / "pyproject.toml"
+    else:
+        if config_file is None:
+            config_file = find_pyproject(cwd)
+        root = config_file.parent if config_file is not None else cwd
+    table: Mapping[str, Any] = {}
+    if config_file is not None:
+        table = _read_table(config_file)
+    return config_from_table(table, root=root, source=config_file)
+
+
+def _read_table(path: Path) -> Mapping[str, Any]:
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ConfigError(f"cannot read configuration: {exc.strerror}", path=str(path)) from exc
+    except UnicodeDecodeError as exc:
+        raise ConfigError("configuration is not UTF-8 text", path=str(path)) from exc
+    except tomllib.TOMLDecodeError as exc:
+        line = _toml_error_line(str(exc))
+        raise ConfigError(f"not valid TOML: {exc}", path=str(path), line=line) from exc
+    tool = data.get("tool", {})
+    table = tool.get("jobledger", {}) if isinstance(tool, dict) else {}
+    if not isinstance(table, dict):
+        raise ConfigError("[tool.jobledger] must be a table", path=str(path))
+    return table
+
+
+def _toml_error_line(message: str) -> int | None:
+    match = re.search(r"line (\d+)", message)
+    return int(match.group(1)) if match else None
+
+
+def config_from_table(
+    table: Mapping[str, Any], *, root: Path, source: Path | None = None
+) -> Config:
+    """Validate a ``[tool.jobledger]`` table; every error names the offending key."""
+    where = str(source) if source is not None else None
+
+    def fail(key: str, message: str) -> ConfigError:
+        return ConfigError(f"[tool.jobledger] {key}: {message}", path=where)
+
+    for key in table:
+        if key not in _TOP_KEYS:
+            raise fail(key, f"unknown key{_did_you_mean(key, _TOP_KEYS)}")
+
+    def str_list(key: str, default: tuple[str, ...]) -> tuple[str, ...]:
+        value = table.get(key, list(default))
+        if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+            raise fail(key, 'must be a list of strings, e.g. ["src"]')
+        return tuple(value)
+
+    def string(key: str, default: str, choices: tuple[str, ...] | None = None) -> str:
+        value = table.get(key, default)
+        if not isinstance(value, str) or not value:
+            raise fail(key, "must be a non-empty string")
+        if choices is not None and value not in choices:
+            raise fail(key, f"must be one of {', '.join(repr(c) for c in choices)}, not {value!r}")
+        return value
+
+    paths = str_list("paths", (".",))
+    for entry in paths:
+        if Path(entry).is_absolute() or ".." in Path(entry).parts:
+            raise fail("paths", f"{entry!r} must be relative to the root and stay inside it")
+    max_bytes = table.get("max_file_bytes", DEFAULT_MAX_FILE_BYTES)
+    if isinstance(max_bytes, bool) or not isinstance(max_bytes, int) or max_bytes <= 0:
+        raise fail("max_file_bytes", "must be a positive integer (bytes)")
+    decorators_table = table.get("decorators", {})
+    if not isinstance(decorators_table, dict):
+        raise fail("decorators", 'must be a table of tables: [tool.jobledger.decorators."pkg.job"]')
+    decorators = {
+        qualname: _decorator_spec(qualname, spec, fail)
+        for qualname, spec in sorted(decorators_table.items())
+    }
+    return Config(
+        root=root,
+        source=source,
+        paths=paths,
+        exclude=str_list("exclude", ()),
+        ledger=string("ledger", Config.ledger),
+        overlay=string("overlay", Config.overlay),
+        job_id=string("job_id", Config.job_id, JOB_ID_STYLES),
+        max_file_bytes=max_bytes,
+        decorators=decorators,
+        required_cells=str_list("required_cells", DEFAULT_REQUIRED_CELLS),
+        blocked_values=str_list("blocked_values", DEFAULT_BLOCKED_VALUES),
+    )
+
+
+def _decorator_spec(qualname: str, spec: Any, fail: Any) -> DecoratorSpec:
+    key = f'decorators."{qualname}"'
+    if not re.fullmatch(r"[A-Za-z_][\w]*(\.[A-Za-z_][\w]*)+", qualname):
+        raise fail(key, "must be a dotted qualified name such as 'acme.jobs.job'")
+    if not isinstance(spec, dict):
+        raise fail(key, "must be a table")
+    fields: dict[str, str | int] = {}
+    framework: str | None = None
+    time_unit: str | None = None
+    for name, value in spec.items():
+        if name not in _DECORATOR_KEYS:
+            raise fail(f"{key}.{name}", f"unknown key{_did_you_mean(name, _DECORATOR_KEYS)}")
+        if name == "framework":
+            if value not in FRAMEWORKS or value == "custom":
+                choices = ", ".join(repr(f) for f in FRAMEWORKS if f != "custom")
+                raise fail(f"{key}.framework", f"must be one of {choices}, not {value!r}")
+            framework = value
+        elif name == "time_unit":
+            if value not in TIME_UNITS:
+                raise fail(f"{key}.time_unit", f"must be 's' or 'ms', not {value!r}")
+            time_unit = value
+        elif isinstance(value, bool) or not isinstance(value, (str, int)):
+            raise fail(
+                f"{key}.{name}",
+                "must be a keyword name (string) or a positional index (integer)",
+            )
+        elif isinstance(value, int) and value < 0:
+            raise fail(f"{key}.{name}", "a positional index must be 0 or more")
+        elif isinstance(value, str) and not value.isidentifier():
+            raise fail(f"{key}.{name}", f"{value!r} is not a keyword argument name")
+        else:
+            fields[name] = value
+    return DecoratorSpec(qualname=qualname, framework=framework, fields=fields, time_unit=time_unit)
+
+
+def _did_you_mean(word: str, options: set[str]) -> str:
+    close = difflib.get_close_matches(word, sorted(options), n=1)
+    expected = ", ".join(sorted(options))
+    return f"; did you mean {close[0]!r}?" if close else f"; expected one of: {expected}"

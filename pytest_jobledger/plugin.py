@@ -1,0 +1,1 @@
+"""The pytest plugin (``pytest --jobledger``); filled in by the gate work."""
