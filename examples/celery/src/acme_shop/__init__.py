@@ -1,0 +1,1 @@
+"""The Acme shop: checkout, billing and customer notifications."""

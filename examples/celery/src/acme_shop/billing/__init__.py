@@ -1,0 +1,1 @@
+"""Payments: capture, void, refund and nightly settlement reconciliation."""

@@ -1,0 +1,1 @@
+"""Acme analytics: clickstream ingestion and customer exports."""

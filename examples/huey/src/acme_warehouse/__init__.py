@@ -1,0 +1,1 @@
+"""Acme warehouse: stock levels, reservations and pick lists."""

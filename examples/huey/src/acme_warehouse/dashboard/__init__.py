@@ -1,0 +1,1 @@
+"""The Django dashboard the warehouse floor uses."""

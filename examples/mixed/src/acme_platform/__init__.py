@@ -1,0 +1,1 @@
+"""The Acme platform: accounts, search, documents and partner integrations."""

@@ -1,0 +1,1 @@
+"""Acme's asset library: uploads, renditions and transcoding."""
