@@ -1,0 +1,5 @@
+"""Worker entry point: celery -A shop.worker worker."""
+
+import celery
+
+celery_app = celery.Celery("shop")
