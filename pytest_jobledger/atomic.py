@@ -1,8 +1,9 @@
 """Durable writes: a crash or a concurrent writer never leaves a half-written or lost file.
 
-Every file the tool writes (the ledger, the overlay stub, reports) goes through :func:`atomic_write`:
-a temporary file in the same folder, fsync, then an atomic rename over the target, keeping the old
-file's permission bits. :func:`locked` serialises writers that read-modify-write the same file.
+Every file the tool writes (the ledger, the overlay stub, reports) goes through
+:func:`atomic_write`: a temporary file in the same folder, fsync, then an atomic rename over the
+target, keeping the old file's permission bits. :func:`locked` serialises writers that
+read-modify-write the same file.
 """
 
 from __future__ import annotations
@@ -22,7 +23,10 @@ except ImportError:  # pragma: no cover - Windows has no flock; writes stay atom
 
 @contextlib.contextmanager
 def locked(path: Path) -> Iterator[None]:
-    """Hold an exclusive advisory lock for ``path`` (on its folder, so no lock file is left behind)."""
+    """Hold an exclusive advisory lock for ``path``.
+
+    The lock is taken on the folder, so no lock file is left behind.
+    """
     folder = path.parent
     folder.mkdir(parents=True, exist_ok=True)
     if fcntl is None:  # pragma: no cover

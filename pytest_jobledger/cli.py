@@ -22,7 +22,8 @@ EXIT_USAGE = 2
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="jobledger",
-        description="Keep background-job documentation honest: extract the ledger, check the overlay.",
+        description="Keep background-job documentation honest: "
+        "extract the ledger, check the overlay.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)

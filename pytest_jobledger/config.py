@@ -19,7 +19,7 @@ from .model import FRAMEWORKS, RESOLVED_FIELDS
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover - exercised on 3.10 only
-    import tomli as tomllib
+    import tomli as tomllib  # type: ignore[import-not-found,unused-ignore]
 
 DEFAULT_EXCLUDE: tuple[str, ...] = (
     "**/.git/**",

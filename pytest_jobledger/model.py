@@ -14,7 +14,7 @@ from typing import Any, Union
 SCHEMA_VERSION = 1
 
 #: A JSON value as it may appear under a job's ``options``.
-JSONValue = Union[None, bool, int, float, str, list["JSONValue"], dict[str, "JSONValue"]]
+JSONValue = Union[None, bool, int, float, str, list["JSONValue"], dict[str, "JSONValue"]]  # noqa: UP007
 
 #: The ledger-owned fields whose value is either proved from source or ``null`` with a reason.
 #: Order is the order a reader meets them in documentation.
@@ -45,7 +45,7 @@ LEDGER_KEYS: tuple[str, ...] = (
 
 FRAMEWORKS: tuple[str, ...] = ("celery", "rq", "dramatiq", "huey", "custom")
 
-Number = Union[int, float]
+Number = Union[int, float]  # noqa: UP007
 
 
 @dataclass(frozen=True)
@@ -123,7 +123,12 @@ class Unsupported:
         return f"{self.path}:{self.line}"
 
     def to_json(self) -> dict[str, Any]:
-        return {"path": self.path, "line": self.line, "pattern": self.pattern, "message": self.message}
+        return {
+            "path": self.path,
+            "line": self.line,
+            "pattern": self.pattern,
+            "message": self.message,
+        }
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Unsupported:
@@ -142,7 +147,7 @@ def _unsupported_sort_key(item: Unsupported) -> tuple[str, int, str, str]:
 
 @dataclass(frozen=True)
 class Ledger:
-    """Every job in the tree plus every registration the parser could not follow, in stable order."""
+    """Every job in the tree, and every registration the parser could not follow, in order."""
 
     jobs: tuple[Job, ...]
     unsupported: tuple[Unsupported, ...] = ()

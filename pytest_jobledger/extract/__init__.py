@@ -1,10 +1,12 @@
-"""Static extraction of job registrations (placeholder until the engine lands)."""
+"""Static extraction of job registrations with libcst; the scanned code is never imported.
+
+Stages: ``discovery`` (which files, which module names) -> ``symbols`` (one walk per file) ->
+``resolve`` (names across modules) -> ``frameworks`` + ``arguments`` (what a registration says)
+-> ``engine`` (ledger rows and unsupported patterns).
+"""
 
 from __future__ import annotations
 
-from ..config import Config
-from ..model import Ledger
+from .engine import extract_ledger
 
-
-def extract_ledger(config: Config) -> Ledger:
-    raise NotImplementedError
+__all__ = ["extract_ledger"]

@@ -1,0 +1,60 @@
+"""Celery: ``@app.task``, ``@shared_task``, call-style ``app.task(fn)`` and class-based tasks."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import libcst as cst
+
+from ..values import Known, Outcome
+from .rules import Evaluation, FieldRule, Framework, Rules
+
+
+def _retry_kwargs(node: cst.BaseExpression, ev: Evaluation) -> Mapping[str, Outcome]:
+    """``retry_kwargs={"max_retries": 5, "countdown": 10}`` bounds autoretry when the
+    registration does not set ``max_retries``/``default_retry_delay`` itself."""
+    value = ev.value(node)
+    if not isinstance(value, Known) or not isinstance(value.value, dict):
+        return {}
+    found: dict[str, Outcome] = {}
+    if "max_retries" in value.value:
+        found["max_retries"] = Known(value.value["max_retries"])
+    if "countdown" in value.value:
+        found["retry_delay_s"] = Known(value.value["countdown"])
+    return found
+
+
+TASK = Rules(
+    framework="celery",
+    fields=(
+        FieldRule("name", keywords=("name",)),
+        FieldRule("queue", keywords=("queue",)),
+        FieldRule("max_retries", keywords=("max_retries",)),
+        FieldRule("retry_delay_s", keywords=("default_retry_delay",)),
+        FieldRule("soft_time_limit_s", keywords=("soft_time_limit",)),
+        FieldRule("time_limit_s", keywords=("time_limit",)),
+    ),
+    fn_first=True,
+    hooks={"retry_kwargs": _retry_kwargs},
+)
+
+CELERY = Framework(
+    name="celery",
+    decorators={
+        "celery.shared_task": TASK,
+        "celery.Celery().task": TASK,
+    },
+    canonical={
+        "celery.app.shared_task": "celery.shared_task",
+        "celery.app.base.Celery": "celery.Celery",
+        "celery.app.Celery": "celery.Celery",
+        "celery.current_app": "celery.Celery()",
+        "celery.app.current_app": "celery.Celery()",
+        "celery.app.task.Task": "celery.Task",
+        "celery.app.Task": "celery.Task",
+    },
+    instance_classes=frozenset({"celery.Celery"}),
+    task_bases=frozenset({"celery.Task", "celery.Celery().Task"}),
+    register_methods=frozenset({"celery.Celery().register_task"}),
+    class_rules=TASK,
+)
