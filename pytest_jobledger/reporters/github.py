@@ -1,0 +1,23 @@
+"""``jobledger check --format github``: the workflow commands the pytest plugin would emit."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from ..config import Config
+from ..findings import Finding
+from ..github import GitHubContext, annotation_lines, changed_files
+
+
+def render(findings: Sequence[Finding], config: Config) -> str:
+    context = GitHubContext.from_environ()
+    changed = changed_files(context, Path.cwd()) if findings else frozenset()
+    lines = annotation_lines(
+        findings,
+        root=config.root,
+        workspace=context.workspace,
+        changed=changed,
+        see="`jobledger check` without --format github",
+    )
+    return "".join(line + "\n" for line in lines)
