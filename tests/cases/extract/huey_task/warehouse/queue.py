@@ -1,0 +1,5 @@
+"""The warehouse's Huey instance."""
+
+from huey import RedisHuey
+
+huey = RedisHuey("warehouse")
