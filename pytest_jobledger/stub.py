@@ -1,11 +1,12 @@
 """``jobledger stub``'s core: add an entry for every unsigned job, keeping every byte people wrote.
 
 The overlay is edited as text, not re-dumped: ruamel.yaml parses it (syntax, duplicate keys, YAML
-1.2 meaning) and says where each job key and each piece of content is; new entries are then spliced
-in as whole lines at a place chosen from those positions (see :mod:`.stub_layout`). A re-dump through
-ruamel's round-trip emitter would have to be coaxed into keeping comments next to the right entry,
-the indentation, the quoting and the line width; splicing lines keeps them by construction, and the
-result is parsed again and compared event by event with the input before anything is returned.
+1.2 meaning) and says where each job key and each piece of content is; new entries are then
+spliced in as whole lines at a place chosen from those positions (see :mod:`.stub_layout`). A
+re-dump through ruamel's round-trip emitter would have to be coaxed into keeping comments next to
+the right entry, the indentation, the quoting and the line width; splicing lines keeps them by
+construction, and the result is parsed again and compared event by event with the input before
+anything is returned.
 
 :func:`stub_overlay` is pure (text in, text and a report out) so it can be tested on hand-made
 ledgers; the command does the reading, locking and writing.

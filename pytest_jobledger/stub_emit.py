@@ -41,14 +41,14 @@ def _dump(value: str) -> str:
 
 
 def _resolve(resolver: VersionedResolver, value: str) -> str:
-    tag = resolver.resolve(ScalarNode, value, (True, False))  # type: ignore[no-untyped-call]
-    return str(tag)
+    return str(resolver.resolve(ScalarNode, value, (True, False)))
 
 
 def reads_as_string(value: str) -> bool:
     """Whether a plain ``value`` is a string to YAML 1.2 and 1.1 readers (ruamel and PyYAML)."""
     tags = [_resolve(resolver, value) for resolver in _RESOLVERS]
-    tags.append(str(_PYYAML_RESOLVER.resolve(pyyaml.ScalarNode, value, (True, False))))
+    node = pyyaml.ScalarNode
+    tags.append(str(_PYYAML_RESOLVER.resolve(node, value, (True, False))))  # type: ignore[no-untyped-call]
     return all(tag == _STR for tag in tags)
 
 
