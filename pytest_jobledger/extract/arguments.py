@@ -65,7 +65,8 @@ class CallArguments:
                     self.star_at = len(self.positional)
                     self.star_source = source_text(arg.value)
             elif arg.star == "**":
-                spread = scope.value(arg.value)
+                # Only an inline dict is provable: a named dict can be mutated without rebinding.
+                spread = scope.value(arg.value) if isinstance(arg.value, cst.Dict) else None
                 if isinstance(spread, Known) and isinstance(spread.value, dict):
                     for key, item in spread.value.items():
                         self.keywords[key] = Known(item)

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import libcst as cst
 
 from ..config import Config, DecoratorSpec
-from ..model import Job, Ledger, Unsupported
+from ..model import RESOLVED_FIELDS, Job, Ledger, Unsupported
 from .arguments import CallArguments, ParameterDefault, Reading, read
 from .discovery import iter_source_files
 from .frameworks import CUSTOM, FRAMEWORKS, Rules
@@ -107,7 +107,15 @@ class Extractor:
             spec = self.config.decorators.get(name)
             if spec is not None:
                 if spec.framework is None:
-                    rules = CUSTOM.with_overrides(spec.fields, spec.time_unit)
+                    unmapped = {
+                        field: f"no argument of {spec.qualname} is mapped to {field} in "
+                        "[tool.jobledger.decorators]"
+                        for field in RESOLVED_FIELDS
+                        if field not in spec.fields
+                    }
+                    rules = replace(
+                        CUSTOM.with_overrides(spec.fields, spec.time_unit), not_applicable=unmapped
+                    )
                     return Match("custom", rules, spec.qualname, spec)
                 base = FRAMEWORKS[spec.framework].decorators
                 framework_rules = next(iter(base.values()))
