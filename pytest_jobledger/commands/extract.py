@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from ..atomic import atomic_write
+from ..errors import JobledgerError
 from ..extract import extract_ledger
 from ..model import Ledger
 from ._common import config_from_args
@@ -46,7 +47,14 @@ def run(args: argparse.Namespace) -> int:
         target = "stdout"
     else:
         path = Path(args.output) if args.output else config.ledger_path
-        atomic_write(path, text)
+        try:
+            atomic_write(path, text)
+        except OSError as exc:
+            reason = exc.strerror or str(exc)
+            raise JobledgerError(
+                f"cannot write the ledger ({reason}); the previous file is unchanged",
+                path=str(path),
+            ) from exc
         target = str(path)
     problems = problem_lines(ledger)
     for line in problems:

@@ -1,0 +1,163 @@
+"""``jobledger extract`` as a user runs it: files written, exit codes, problems on stderr."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+from pathlib import Path
+
+import pytest
+
+from pytest_jobledger.cli import main
+
+GOOD = '''\
+from celery import shared_task
+
+
+@shared_task(queue="billing", max_retries=5)
+def capture_invoice(invoice_id):
+    """Charge it."""
+'''
+
+
+def _project(tmp_path: Path, files: dict[str, str | bytes]) -> Path:
+    (tmp_path / "pyproject.toml").write_text("[tool.jobledger]\n")
+    for name, content in files.items():
+        path = tmp_path / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, bytes):
+            path.write_bytes(content)
+        else:
+            path.write_text(content, encoding="utf-8")
+    return tmp_path
+
+
+def test_writes_the_configured_ledger_and_exits_0(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = _project(tmp_path, {"billing/tasks.py": GOOD})
+    assert main(["extract", "--root", str(root)]) == 0
+    ledger = json.loads((root / "generated/job_ledger.json").read_text())
+    assert [job["id"] for job in ledger["jobs"]] == ["billing.tasks.capture_invoice"]
+    assert "1 jobs, 0 problems" in capsys.readouterr().err
+
+
+def test_dash_prints_instead_of_writing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = _project(tmp_path, {"tasks.py": GOOD})
+    assert main(["extract", "--root", str(root), "-o", "-"]) == 0
+    assert json.loads(capsys.readouterr().out)["jobs"][0]["queue"] == "billing"
+    assert not (root / "generated").exists()
+
+
+def test_works_from_cwd_without_flags(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = _project(tmp_path, {"pkg/__init__.py": "", "pkg/tasks.py": GOOD})
+    monkeypatch.chdir(root / "pkg")
+    assert main(["extract"]) == 0
+    assert (root / "generated/job_ledger.json").is_file()
+
+
+def test_bad_files_are_reported_and_the_rest_still_extracted(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = _project(
+        tmp_path,
+        {
+            "good.py": GOOD,
+            "broken.py": "from celery import shared_task\n\n@shared_task(\ndef f(:\n",
+            "binary.py": b"from celery import shared_task\nx = '\xff\xfe'\n",
+            "cookie.py": b"# -*- coding: latin-1 -*-\n" + GOOD.encode().replace(b"Charge", b"\xe9"),
+            "bom.py": b"\xef\xbb\xbf" + GOOD.replace("capture_invoice", "refund").encode(),
+        },
+    )
+    (root / "loop_a.py").symlink_to(root / "loop_b.py")
+    (root / "loop_b.py").symlink_to(root / "loop_a.py")
+    assert main(["extract", "--root", str(root)]) == 1
+    ledger = json.loads((root / "generated/job_ledger.json").read_text())
+    assert {job["id"] for job in ledger["jobs"]} == {
+        "good.capture_invoice",
+        "cookie.capture_invoice",
+        "bom.refund",
+    }
+    assert {(u["path"], u["pattern"]) for u in ledger["unsupported"]} == {
+        ("broken.py", "syntax-error"),
+        ("binary.py", "decode-error"),
+        ("loop_a.py", "unreadable"),
+        ("loop_b.py", "unreadable"),
+    }
+    err = capsys.readouterr().err
+    assert "broken.py:3: cannot parse" in err or "broken.py:4: cannot parse" in err
+    assert "Traceback" not in err
+
+
+def test_huge_module_is_reported_not_parsed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = _project(tmp_path, {"good.py": GOOD, "generated_pb2.py": GOOD + "x = 1\n" * 200_000})
+    (root / "pyproject.toml").write_text("[tool.jobledger]\nmax_file_bytes = 100000\n")
+    assert main(["extract", "--root", str(root)]) == 1
+    err = capsys.readouterr().err
+    assert "generated_pb2.py:1:" in err
+    assert "max_file_bytes" in err
+
+
+def test_config_error_exits_2_with_located_message(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "pyproject.toml").write_text('[tool.jobledger]\nledgr = "x.json"\n')
+    assert main(["extract", "--root", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert "pyproject.toml: [tool.jobledger] ledgr: unknown key; did you mean 'ledger'?" in err
+
+
+def test_duplicate_ids_are_both_kept_and_reported(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = _project(
+        tmp_path,
+        {
+            "a.py": GOOD.replace('queue="billing"', 'name="charge"'),
+            "b.py": GOOD.replace('queue="billing"', 'name="charge"'),
+        },
+    )
+    (root / "pyproject.toml").write_text('[tool.jobledger]\njob_id = "registered-name"\n')
+    assert main(["extract", "--root", str(root)]) == 1
+    ledger = json.loads((root / "generated/job_ledger.json").read_text())
+    assert [(j["id"], j["path"]) for j in ledger["jobs"]] == [
+        ("charge", "a.py"),
+        ("charge", "b.py"),
+    ]
+    assert "duplicate job id 'charge'" in capsys.readouterr().err
+
+
+def test_rewrite_keeps_file_mode_and_leaves_no_temporary_files(tmp_path: Path) -> None:
+    root = _project(tmp_path, {"tasks.py": GOOD})
+    ledger = root / "generated/job_ledger.json"
+    ledger.parent.mkdir()
+    ledger.write_text("{}")
+    os.chmod(ledger, 0o640)
+    assert main(["extract", "--root", str(root)]) == 0
+    assert stat.S_IMODE(ledger.stat().st_mode) == 0o640
+    assert sorted(p.name for p in ledger.parent.iterdir()) == ["job_ledger.json"]
+
+
+def test_crash_mid_write_leaves_previous_ledger_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = _project(tmp_path, {"tasks.py": GOOD})
+    ledger = root / "generated/job_ledger.json"
+    ledger.parent.mkdir()
+    ledger.write_text("previous\n")
+
+    def crash(*args: object) -> None:
+        raise OSError("disk full")
+
+    monkeypatch.setattr(os, "replace", crash)
+    assert main(["extract", "--root", str(root)]) == 2
+    assert "cannot write the ledger (disk full); the previous file is unchanged" in (
+        capsys.readouterr().err
+    )
+    assert ledger.read_text() == "previous\n"
+    assert sorted(p.name for p in ledger.parent.iterdir()) == ["job_ledger.json"]

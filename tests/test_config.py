@@ -1,0 +1,78 @@
+"""``[tool.jobledger]``: defaults, and an error that names the key for every mistake."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pytest_jobledger.config import load_config
+from pytest_jobledger.errors import ConfigError
+
+
+def _write(tmp_path: Path, body: str) -> Path:
+    path = tmp_path / "pyproject.toml"
+    path.write_text(body, encoding="utf-8")
+    return path
+
+
+def test_defaults_without_a_table(tmp_path: Path) -> None:
+    _write(tmp_path, "[project]\nname = 'x'\n")
+    config = load_config(cwd=tmp_path)
+    assert config.root == tmp_path.resolve()
+    assert config.paths == (".",)
+    assert config.ledger_path == tmp_path.resolve() / "generated/job_ledger.json"
+    assert config.required_cells[0] == "idempotent"
+
+
+def test_root_is_nearest_pyproject_above_cwd(tmp_path: Path) -> None:
+    _write(tmp_path, "[tool.jobledger]\npaths = ['src']\n")
+    nested = tmp_path / "src" / "pkg"
+    nested.mkdir(parents=True)
+    config = load_config(cwd=nested)
+    assert config.root == tmp_path.resolve()
+    assert config.paths == ("src",)
+
+
+def test_config_file_elsewhere(tmp_path: Path) -> None:
+    (tmp_path / "conf").mkdir()
+    conf = tmp_path / "conf" / "jobledger.toml"
+    conf.write_text(
+        '[tool.jobledger.decorators."acme.jobs.job"]\nqueue = "queue"\nmax_retries = 1\n'
+        'time_unit = "ms"\n'
+    )
+    config = load_config(root=tmp_path, config_file=conf)
+    spec = config.decorators["acme.jobs.job"]
+    assert spec.fields == {"queue": "queue", "max_retries": 1}
+    assert spec.time_unit == "ms"
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ("[tool.jobledger]\npath = ['src']\n", "paths"),
+        ("[tool.jobledger]\npaths = 'src'\n", "[tool.jobledger] paths: must be a list of strings"),
+        ("[tool.jobledger]\npaths = ['../elsewhere']\n", "stay inside it"),
+        ("[tool.jobledger]\njob_id = 'name'\n", "job_id: must be one of"),
+        ("[tool.jobledger]\nmax_file_bytes = -1\n", "max_file_bytes"),
+        ('[tool.jobledger.decorators."job"]\nqueue = "q"\n', "dotted qualified name"),
+        ('[tool.jobledger.decorators."a.job"]\nmax_retry = "n"\n', "max_retry: unknown key"),
+        ('[tool.jobledger.decorators."a.job"]\nframework = "sidekiq"\n', "framework: must be one"),
+        ('[tool.jobledger.decorators."a.job"]\ntime_unit = "min"\n', "time_unit"),
+        ('[tool.jobledger.decorators."a.job"]\nqueue = -1\n', "positional index must be 0"),
+        ('[tool.jobledger.decorators."a.job"]\nqueue = true\n', "keyword name (string)"),
+        ("[tool.jobledger\n", "not valid TOML"),
+    ],
+)
+def test_errors_name_the_key_and_file(tmp_path: Path, body: str, message: str) -> None:
+    path = _write(tmp_path, body)
+    with pytest.raises(ConfigError) as info:
+        load_config(cwd=tmp_path)
+    assert message in str(info.value)
+    assert str(info.value).startswith(str(path))
+
+
+def test_typo_gets_a_suggestion(tmp_path: Path) -> None:
+    _write(tmp_path, "[tool.jobledger]\nexclued = []\n")
+    with pytest.raises(ConfigError, match="did you mean 'exclude'"):
+        load_config(cwd=tmp_path)
