@@ -8,7 +8,8 @@ previous ledger (what the orphan's id used to be) and the fresh one:
 - the same function name and the same (non-empty) docstring.
 
 A pair is only proposed when it is the one candidate both ways; everything else is reported as
-ambiguous and left for a person. A signed promise moved to the wrong job would make the gate pass
+ambiguous and left for a person, and so is an undocumented function that kept its name (a hint,
+never a move). A signed promise moved to the wrong job would make the gate pass
 on a promise nobody made, so an undocumented function with a common name is not enough evidence.
 """
 
@@ -35,7 +36,9 @@ class Ambiguity:
 
     id: str
     candidates: tuple[str, ...]
-    side: str  # "orphan" (the candidates are new ids) or "unsigned" (the candidates are orphans)
+    side: str
+    """``orphan``: the candidates are new ids; ``unsigned``: they are orphans; ``weak``: one new
+    id with the same function name but no docstring to confirm it."""
 
 
 def evidence(old: Job, new: Job) -> str | None:
@@ -83,4 +86,10 @@ def pair(
     for new, olds in sorted(reverse.items()):
         if len(olds) > 1:
             ambiguous.append(Ambiguity(new, tuple(sorted(olds)), "unsigned"))
+    for orphan in sorted(set(orphans) - set(candidates)):
+        old = previous.get(orphan)
+        if old is not None:
+            same_name = [job.id for job in fresh if job.function == old.function]
+            if same_name and not (old.docstring or "").strip():
+                ambiguous.append(Ambiguity(orphan, tuple(same_name), "weak"))
     return tuple(pairs), tuple(sorted(ambiguous, key=lambda a: (a.id, a.side)))

@@ -77,6 +77,11 @@ class StubResult:
                     f"ambiguous: orphan {case.id} could have become {options}; "
                     "move its entry by hand"
                 )
+            elif case.side == "weak":
+                lines.append(
+                    f"ambiguous: orphan {case.id} may have become {options} (same function name, "
+                    "no docstring to confirm); move its entry by hand if so"
+                )
             else:
                 lines.append(
                     f"ambiguous: {case.id} could be the renamed {options}; move the right entry "

@@ -167,15 +167,21 @@ class Layout:
 
 
 def parse_error(error: YAMLError, path: str) -> OverlayError:
-    """A located message for text ruamel.yaml cannot read (the file is then left untouched)."""
+    """A located message for text ruamel.yaml cannot read (the file is then left untouched).
+
+    The location is where the problem was found; where the construct it belongs to started
+    (an unclosed quote, a mapping with a duplicate key) is named in the message.
+    """
     line: int | None = None
     message = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
     if isinstance(error, MarkedYAMLError):
-        mark = error.problem_mark or error.context_mark
-        if mark is not None:
-            line = mark.line + 1
-        parts = [error.context, error.problem]
-        message = "; ".join(str(part) for part in parts if part) or message
+        problem, context = error.problem_mark, error.context_mark
+        line = (problem or context).line + 1 if (problem or context) else None
+        parts = [str(error.problem)] if error.problem else []
+        if error.context:
+            where = f" at line {context.line + 1}" if context is not None else ""
+            parts.insert(0, f"{error.context}{where}")
+        message = "; ".join(parts) or message
     return OverlayError(
         f"the overlay is not valid YAML ({message}); fix it by hand, then run the stub again; "
         "nothing was written",
