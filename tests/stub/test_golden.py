@@ -29,7 +29,11 @@ def test_golden(case: Case) -> None:
     try:
         result = case.run(case.overlay)
     except OverlayError as error:
-        assert case.expected("expected_error.txt", f"{error}\n") == f"{error}\n"
+        refused = f"{error}\n"
+    else:
+        refused = None
+    if refused is not None:
+        assert case.expected("expected_error.txt", refused) == refused
         case.expected("expected.yaml", None)
         case.expected("expected_report.txt", None)
         return
