@@ -8,7 +8,9 @@ format findings; they never parse sources or overlays themselves.
 from __future__ import annotations
 
 import enum
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 
 class Kind(str, enum.Enum):
@@ -16,6 +18,7 @@ class Kind(str, enum.Enum):
 
     UNSIGNED = "unsigned"
     NOT_YES_NO = "not-yes-no"
+    NOT_TEXT = "not-text"
     ORPHAN = "orphan"
     LANE_MIXING = "lane-mixing"
     UNKNOWN_KEY = "unknown-key"
@@ -53,3 +56,15 @@ class Finding:
             "line": self.line,
             "message": self.message,
         }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Finding:
+        """The inverse of :meth:`to_json` (for presenters that receive findings from a report)."""
+        return cls(
+            kind=Kind(data["kind"]),
+            job=str(data["id"]),
+            cell=str(data["cell"]),
+            path=str(data["path"]),
+            line=int(data["line"]),
+            message=str(data["message"]),
+        )

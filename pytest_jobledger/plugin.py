@@ -1,1 +1,193 @@
-"""The pytest plugin (``pytest --jobledger``); filled in by the gate work."""
+"""``pytest --jobledger``: every policy cell of every job becomes its own test item.
+
+The items are collected once per session from the configured root, whatever paths pytest was given
+(they are added in ``pytest_collection_modifyitems``, before ``-k``, ``-m`` and ``--deselect``
+filter), or through the normal walk when the overlay file itself is among the collected paths, so
+``pytest --jobledger overlays/job_policy.yaml::<job>::<cell>`` runs one item. Collection is
+deterministic, so every pytest-xdist worker collects the same items.
+
+Node ids are ``<overlay path relative to rootdir>::<job>::<cell>``; see :mod:`pytest_jobledger.join`
+for the names of items that are not cells, and :mod:`pytest_jobledger.gate` for the two status
+items (``jobledger-status::overlay-valid`` and ``jobledger-status::ledger-fresh``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .config import Config, load_config
+from .errors import JobledgerError
+from .findings import Finding
+from .gate import GateResult, evaluate
+from .join import Check
+
+MARKER = "jobledger"
+#: The key of the ``user_properties`` entry a failing item carries: ``Finding.to_json()``.
+FINDING_PROPERTY = "jobledger_finding"
+
+
+@dataclass
+class _State:
+    """Per-session plugin state (in ``config.stash``): the configuration and the gate's result."""
+
+    config: Config
+    collected: bool = False
+    _result: GateResult | None = field(default=None, repr=False)
+
+    def result(self) -> GateResult:
+        if self._result is None:
+            self._result = evaluate(self.config)
+        return self._result
+
+
+_STATE = pytest.StashKey[_State]()
+
+
+class JobledgerFailure(Exception):
+    """Raised by a failing item; ``repr_failure`` prints its finding as plain text."""
+
+    def __init__(self, finding: Finding) -> None:
+        super().__init__(finding.message)
+        self.finding = finding
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("jobledger", "job ledger gate (pytest-jobledger)")
+    group.addoption(
+        "--jobledger",
+        action="store_true",
+        default=None,
+        help="add one item per job and required overlay cell, plus the ledger's status items",
+    )
+    group.addoption(
+        "--jobledger-root",
+        metavar="DIR",
+        default=None,
+        help="project root for the gate (default: the folder of the nearest pyproject.toml "
+        "at or above the current folder, as for `jobledger check`)",
+    )
+    group.addoption(
+        "--jobledger-config",
+        metavar="FILE",
+        default=None,
+        help="TOML file with a [tool.jobledger] table (default: ROOT/pyproject.toml)",
+    )
+    parser.addini("jobledger", type="bool", default=False, help="run the gate as --jobledger does")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", f"{MARKER}: a job ledger gate item (select them with -m {MARKER})"
+    )
+    if not _enabled(config):
+        return
+    base = config.invocation_params.dir
+    root = config.getoption("jobledger_root")
+    config_file = config.getoption("jobledger_config")
+    try:
+        settings = load_config(
+            root=base / root if root else None,
+            config_file=base / config_file if config_file else None,
+            cwd=base,
+        )
+    except JobledgerError as error:
+        raise pytest.UsageError(f"jobledger: {error}") from error
+    config.stash[_STATE] = _State(settings)
+
+
+def gate_config(config: pytest.Config) -> Config:
+    """The gate's configuration for this session, for presenters (KeyError when the gate is off)."""
+    return config.stash[_STATE].config
+
+
+def _enabled(config: pytest.Config) -> bool:
+    option = config.getoption("jobledger")
+    return bool(option) if option is not None else bool(config.getini("jobledger"))
+
+
+def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> OverlayFile | None:
+    state = parent.config.stash.get(_STATE, None)
+    if state is None or file_path.name != state.config.overlay_path.name:
+        return None
+    if file_path.resolve() != state.config.overlay_path.resolve():
+        return None
+    state.collected = True
+    return OverlayFile.from_parent(parent, path=file_path)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(
+    session: pytest.Session, config: pytest.Config, items: list[pytest.Item]
+) -> None:
+    state = config.stash.get(_STATE, None)
+    if state is None or state.collected:
+        return
+    state.collected = True
+    node = OverlayFile.from_parent(session, path=state.config.overlay_path)
+    items.extend(session.genitems(node))
+
+
+class OverlayFile(pytest.File):
+    """The overlay as a collector: one child per job (or status, orphan, unsupported place)."""
+
+    def collect(self) -> Iterable[JobNode]:
+        state = self.config.stash[_STATE]
+        try:
+            result = state.result()
+        except JobledgerError as error:
+            raise self.CollectError(f"jobledger: {error}") from error
+        groups: dict[str, list[Check]] = {}
+        for check in result.checks:
+            groups.setdefault(check.job, []).append(check)
+        for job, group in groups.items():
+            yield JobNode.from_parent(self, name=job, checks=tuple(group))
+
+
+class JobNode(pytest.Collector):
+    """One job id: its cells are the items."""
+
+    def __init__(self, *, checks: tuple[Check, ...], **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.checks = checks
+
+    def collect(self) -> Iterator[CellItem]:
+        for check in self.checks:
+            yield CellItem.from_parent(self, name=check.cell, check=check)
+
+
+class CellItem(pytest.Item):
+    """One (job, cell) pair or status: passes when signed, fails with the finding's message."""
+
+    def __init__(self, *, check: Check, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.check = check
+        self.add_marker(MARKER)
+
+    def runtest(self) -> None:
+        if self.check.skipped is not None:
+            pytest.skip(self.check.skipped)
+        finding = self.check.finding
+        if finding is not None:
+            self.user_properties.append((FINDING_PROPERTY, finding.to_json()))
+            raise JobledgerFailure(finding)
+
+    def repr_failure(
+        self,
+        excinfo: pytest.ExceptionInfo[BaseException],
+        style: Any = None,
+    ) -> str | Any:
+        if isinstance(excinfo.value, JobledgerFailure):
+            finding = excinfo.value.finding
+            return f"[{finding.kind.value}] {finding.message}"
+        return super().repr_failure(excinfo, style=style)
+
+    def reportinfo(self) -> tuple[Path, int, str]:
+        state = self.config.stash[_STATE]
+        # Not the node id's tail: pytest would print the job id's dots as "::" in -v output.
+        where = f"{self.check.job} ({self.check.cell})"
+        return state.config.root / self.check.path, self.check.line - 1, where

@@ -4,6 +4,6 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from . import extract
+from . import check, extract, stub
 
-COMMANDS: tuple[ModuleType, ...] = (extract,)
+COMMANDS: tuple[ModuleType, ...] = (extract, check, stub)

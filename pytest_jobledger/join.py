@@ -1,0 +1,329 @@
+"""The join: ledger + overlay + configuration -> one check per gate item, each pass or finding.
+
+Pure and deterministic: no I/O, the same inputs give the same checks in the same order, so every
+pytest-xdist worker collects the same items and ``jobledger check`` prints what pytest reports.
+
+Item names (``<overlay>::<job>::<cell>`` once the plugin prefixes the overlay path):
+
+- ``<job id>::<required cell>`` one per job of the ledger and required cell;
+- ``<job id>::<key>`` for an overlay key that is not a required cell (lane mixing, unknown key);
+- ``<job id>::duplicate-id`` once per id registered more than once;
+- ``<overlay id>::orphan`` for an overlay entry whose id is not in the ledger;
+- ``<path>:<line>::unsupported`` for a registration the parser could not follow.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .config import Config
+from .findings import Finding, Kind
+from .model import LEDGER_KEYS, Job, Ledger, Unsupported
+from .overlay import Cell, Entry, Overlay, describe_value
+
+IDEMPOTENT = "idempotent"
+YES_NO = ("yes", "no")
+
+ORPHAN_CELL = "orphan"
+DUPLICATE_CELL = "duplicate-id"
+UNSUPPORTED_CELL = "unsupported"
+
+#: Words YAML 1.1 readers (PyYAML) turn into booleans when unquoted, in any of three spellings.
+YAML11_BOOL_WORDS = ("yes", "no", "true", "false", "on", "off", "y", "n")
+
+
+@dataclass(frozen=True)
+class Check:
+    """One gate item: where it points, and the finding when it fails.
+
+    ``skipped`` holds the reason a check could not be judged (the overlay did not parse); such a
+    check neither passes nor fails, the overlay status item fails instead.
+    """
+
+    job: str
+    cell: str
+    path: str
+    line: int
+    finding: Finding | None = None
+    skipped: str | None = None
+
+    @property
+    def name(self) -> str:
+        return f"{self.job}::{self.cell}"
+
+
+def overlay_display_path(config: Config) -> str:
+    """The overlay's path as findings name it: relative to the root, ``/`` separators."""
+    return _relative(config.overlay_path, config)
+
+
+def ledger_display_path(config: Config) -> str:
+    return _relative(config.ledger_path, config)
+
+
+def _relative(path: os.PathLike[str], config: Config) -> str:
+    return os.path.relpath(path, config.root).replace(os.sep, "/")
+
+
+def join(ledger: Ledger, overlay: Overlay, config: Config) -> list[Finding]:
+    """Every failing cell of the ledger joined with the overlay, in the checks' order."""
+    return [check.finding for check in checks(ledger, overlay, config) if check.finding]
+
+
+def checks(ledger: Ledger, overlay: Overlay | None, config: Config) -> list[Check]:
+    """One check per item the gate shows; ``overlay`` is None when it could not be read."""
+    context = _Context(config, overlay)
+    jobs = ledger.by_id()
+    entries = overlay.by_id() if overlay is not None else {}
+    result: list[Check] = []
+    for job_id, job in jobs.items():
+        entry = entries.get(job_id)
+        for cell in context.required:
+            result.append(context.cell_check(job, entry, cell))
+        if entry is not None:
+            result.extend(context.extra_key_checks(job, entry))
+    for job_id, rows in ledger.duplicate_ids().items():
+        result.append(_duplicate_check(job_id, rows))
+    for entry in entries.values():
+        if entry.job not in jobs:
+            result.append(context.orphan_check(entry, sorted(jobs)))
+    result.extend(_unsupported_checks(ledger.unsupported))
+    return sorted(result, key=context.sort_key)
+
+
+class _Context:
+    """What every check of one join needs to know: the overlay's name and the configured cells."""
+
+    def __init__(self, config: Config, overlay: Overlay | None) -> None:
+        self.overlay = overlay
+        self.path = overlay.path if overlay is not None else overlay_display_path(config)
+        self.required: tuple[str, ...] = tuple(dict.fromkeys(config.required_cells))
+        self.blocked = {value.strip().casefold() for value in config.blocked_values}
+        self._rank = {cell: index for index, cell in enumerate(self.required)}
+
+    def sort_key(self, check: Check) -> tuple[int, str, int, str]:
+        unsupported = check.finding is not None and check.finding.kind is Kind.UNSUPPORTED
+        section = 1 if unsupported else 0
+        rank = self._rank.get(check.cell, len(self._rank))
+        return (section, check.job, rank, check.cell)
+
+    # -- one required cell -------------------------------------------------------------------
+
+    def cell_check(self, job: Job, entry: Entry | None, cell: str) -> Check:
+        if self.overlay is None:
+            return Check(job.id, cell, job.path, job.line, skipped=_SKIPPED)
+        if entry is None:
+            return self._fail(
+                Kind.UNSIGNED,
+                job.id,
+                cell,
+                job.path,
+                job.line,
+                f"Job {job.id} (registered at {job.location}) has no entry in {self.path}, so "
+                f"its {cell!r} cell is unsigned. {self._missing_file_hint()}Add `{job.id}:` under "
+                f"`jobs:` in {self.path} with every required cell ({', '.join(self.required)}), "
+                "each answered by the job's owner.",
+            )
+        found = entry.get(cell)
+        if found is None:
+            return self._fail(
+                Kind.UNSIGNED,
+                job.id,
+                cell,
+                self.path,
+                entry.line,
+                f"Job {job.id} has an entry at {self.path}:{entry.line} but no {cell!r} cell, so "
+                f"it is unsigned. Add `{cell}: ...` under the entry, answered by the job's owner.",
+            )
+        if self._blocked(found.value):
+            return self._fail(
+                Kind.UNSIGNED,
+                job.id,
+                cell,
+                self.path,
+                found.value_line,
+                f"Job {job.id}: the {cell!r} cell at {self.path}:{found.value_line} holds "
+                f"{describe_value(found.value)}, which counts as unsigned (blocked: empty, null, "
+                f"{self._blocked_list()}). Replace it with the real answer, agreed with the "
+                "job's owner.",
+            )
+        if cell == IDEMPOTENT:
+            return self._yes_no_check(job, found)
+        return self._text_check(job, found)
+
+    def _yes_no_check(self, job: Job, cell: Cell) -> Check:
+        value = cell.value
+        if value in YES_NO and cell.same_in_yaml11:
+            return Check(job.id, cell.key, self.path, cell.value_line)
+        where = f"Job {job.id}: the 'idempotent' cell at {self.path}:{cell.value_line}"
+        want = 'Write it quoted and lower-case, exactly `idempotent: "yes"` or `idempotent: "no"`'
+        if value in YES_NO:
+            detail = (
+                f"reads as the text {value!r} to YAML 1.2 readers but as the boolean "
+                f"{str(cell.yaml11).lower()} to PyYAML-based tools (YAML 1.1), because it is "
+                "not quoted; the same file must mean the same to every tool that reads it."
+            )
+        elif isinstance(value, bool) or (
+            isinstance(value, str) and value.strip().casefold() in YAML11_BOOL_WORDS
+        ):
+            detail = (
+                f'holds {describe_value(value)}, not exactly "yes" or "no". YAML 1.1 readers '
+                "such as PyYAML turn unquoted yes/no/on/off/y/n/true/false (in any case) into "
+                "booleans while YAML 1.2 readers keep most of them as text, so such an answer "
+                "means different things to different tools."
+            )
+        else:
+            detail = f'holds {describe_value(value)}; it must be exactly "yes" or "no".'
+        return self._fail(
+            Kind.NOT_YES_NO,
+            job.id,
+            cell.key,
+            self.path,
+            cell.value_line,
+            f"{where} {detail} {want}, which every YAML reader reads as the same text.",
+        )
+
+    def _text_check(self, job: Job, cell: Cell) -> Check:
+        value = cell.value
+        where = f"Job {job.id}: the {cell.key!r} cell at {self.path}:{cell.value_line}"
+        if not isinstance(value, str):
+            detail = (
+                f"holds {describe_value(value)}, not text. A signed cell is a sentence or a name; "
+                f'if you meant the text, quote it: `{cell.key}: "..."`.'
+            )
+        elif not cell.same_in_yaml11:
+            detail = (
+                f"reads as the text {value!r} to YAML 1.2 readers but as "
+                f"{describe_value(cell.yaml11)} to PyYAML-based tools (YAML 1.1). Quote it "
+                f'(`{cell.key}: "{value}"`) so every tool reads the same text.'
+            )
+        else:
+            return Check(job.id, cell.key, self.path, cell.value_line)
+        return self._fail(
+            Kind.NOT_TEXT, job.id, cell.key, self.path, cell.value_line, f"{where} {detail}"
+        )
+
+    # -- keys that are not required cells ----------------------------------------------------
+
+    def extra_key_checks(self, job: Job, entry: Entry) -> Iterable[Check]:
+        for cell in entry.cells:
+            if cell.key in self._rank:
+                continue
+            if cell.key in LEDGER_KEYS:
+                yield self._fail(
+                    Kind.LANE_MIXING,
+                    job.id,
+                    cell.key,
+                    self.path,
+                    cell.key_line,
+                    f"Job {job.id}: {cell.key!r} at {self.path}:{cell.key_line} is a ledger field; "
+                    "the ledger reads it from the code and the overlay holds only signed policy. "
+                    f"Delete the line here; if the value is wrong, change the registration at "
+                    f"{job.location} and run `jobledger extract`.",
+                )
+            else:
+                yield self._fail(
+                    Kind.UNKNOWN_KEY,
+                    job.id,
+                    cell.key,
+                    self.path,
+                    cell.key_line,
+                    f"Job {job.id}: unknown key {cell.key!r} at {self.path}:{cell.key_line}"
+                    f"{_did_you_mean(cell.key, self.required)}. An entry holds only the required "
+                    f"cells ({', '.join(self.required)}); rename or delete the key.",
+                )
+
+    def orphan_check(self, entry: Entry, known: Sequence[str]) -> Check:
+        return self._fail(
+            Kind.ORPHAN,
+            entry.job,
+            ORPHAN_CELL,
+            self.path,
+            entry.line,
+            f"The entry {entry.job} at {self.path}:{entry.line} matches no job in the ledger"
+            f"{_did_you_mean(entry.job, known)}. The job was renamed, moved or deleted: rename the "
+            "entry to the job's new id (keeping its signed cells) or delete it.",
+        )
+
+    # -- helpers -----------------------------------------------------------------------------
+
+    def _fail(self, kind: Kind, job: str, cell: str, path: str, line: int, message: str) -> Check:
+        finding = Finding(kind=kind, job=job, cell=cell, path=path, line=line, message=message)
+        return Check(job, cell, path, line, finding=finding)
+
+    def _blocked(self, value: Any) -> bool:
+        if value is None:
+            return True
+        if not isinstance(value, str):
+            return False
+        folded = value.strip().casefold()
+        return folded == "" or folded in self.blocked
+
+    def _blocked_list(self) -> str:
+        words = sorted(word for word in self.blocked if word)
+        return ", ".join(repr(word) for word in words) if words else "nothing else"
+
+    def _missing_file_hint(self) -> str:
+        if self.overlay is not None and not self.overlay.exists:
+            return f"({self.path} does not exist yet; create it.) "
+        return ""
+
+
+_SKIPPED = "the overlay could not be read; see the overlay status item"
+
+
+def _duplicate_check(job_id: str, rows: Sequence[Job]) -> Check:
+    places = ", ".join(row.location for row in rows)
+    later = rows[1]
+    finding = Finding(
+        kind=Kind.DUPLICATE_ID,
+        job=job_id,
+        cell=DUPLICATE_CELL,
+        path=later.path,
+        line=later.line,
+        message=(
+            f"The job id {job_id} is registered {len(rows)} times ({places}); one overlay entry "
+            "cannot sign for two jobs. Rename one of the functions, or give each a distinct "
+            "registered name."
+        ),
+    )
+    return Check(job_id, DUPLICATE_CELL, later.path, later.line, finding=finding)
+
+
+def _unsupported_checks(items: Sequence[Unsupported]) -> list[Check]:
+    result: list[Check] = []
+    used: set[str] = set()
+    for item in items:
+        name = item.location
+        suffix = 2
+        while name in used:
+            name = f"{item.location}-{suffix}"
+            suffix += 1
+        used.add(name)
+        message = item.message.rstrip()
+        if not message.endswith("."):
+            message += "."
+        finding = Finding(
+            kind=Kind.UNSUPPORTED,
+            job=name,
+            cell=UNSUPPORTED_CELL,
+            path=item.path,
+            line=item.line,
+            message=(
+                f"At {item.location}: {message} ({item.pattern}) The gate cannot prove what is "
+                "registered here, so it fails until the registration is a module-level "
+                "decorator or call the parser can follow, or the file is excluded on purpose in "
+                "[tool.jobledger] exclude."
+            ),
+        )
+        result.append(Check(name, UNSUPPORTED_CELL, item.path, item.line, finding=finding))
+    return result
+
+
+def _did_you_mean(word: str, options: Iterable[str]) -> str:
+    close = difflib.get_close_matches(word, list(options), n=1, cutoff=0.75)
+    return f" (did you mean {close[0]}?)" if close else ""
