@@ -52,11 +52,9 @@ def _load_expected(case: Path) -> dict[str, Any]:
         assert "id" in row, f"{case.name}/expected.json: every job needs an 'id': {row}"
         assert not bad, f"{case.name}/expected.json: {row['id']}: unknown keys {sorted(bad)}"
     for row in expected.get("unsupported", []):
-        bad = set(row) - _UNSUPPORTED_KEYS
-        assert not bad and {"path", "pattern"} <= set(row), (
-            f"{case.name}/expected.json: unsupported entries need path and pattern "
-            f"(and may have line): {row}"
-        )
+        where = f"{case.name}/expected.json: unsupported entry {row}"
+        assert not set(row) - _UNSUPPORTED_KEYS, f"{where}: only path, line and pattern"
+        assert {"path", "pattern"} <= set(row), f"{where}: needs path and pattern"
     return expected
 
 
