@@ -176,8 +176,12 @@ class _Context:
                 "booleans while YAML 1.2 readers keep most of them as text, so such an answer "
                 "means different things to different tools."
             )
+            if not cell.same_in_yaml11:
+                detail += f" Here PyYAML-based tools read it as {describe_value(cell.yaml11)}."
         else:
             detail = f'holds {describe_value(value)}; it must be exactly "yes" or "no".'
+            if not cell.same_in_yaml11:
+                detail += f" PyYAML-based tools read it as {describe_value(cell.yaml11)}."
         return self._fail(
             Kind.NOT_YES_NO,
             job.id,

@@ -199,9 +199,11 @@ def _load_yaml12(text: str, display: str) -> Any:
             warnings.simplefilter("error")
             return reader.load(text)
     except DuplicateKeyError as exc:
-        raise OverlayError(_duplicate_message(exc), path=display, line=_mark_line(exc)) from exc
+        raise OverlayError(
+            _duplicate_message(exc), path=display, line=_mark_line(exc, text)
+        ) from exc
     except MarkedYAMLError as exc:
-        raise OverlayError(_syntax_message(exc), path=display, line=_mark_line(exc)) from exc
+        raise OverlayError(_syntax_message(exc), path=display, line=_mark_line(exc, text)) from exc
     except RecursionError as exc:
         raise OverlayError(
             "the overlay is nested too deeply to be an overlay; it holds `jobs:`, job ids, "
@@ -228,9 +230,11 @@ def _load_yaml11(text: str, display: str) -> Any:
         ) from exc
 
 
-def _mark_line(exc: MarkedYAMLError) -> int:
+def _mark_line(exc: MarkedYAMLError, text: str) -> int:
     mark = exc.problem_mark or exc.context_mark
-    return mark.line + 1 if mark is not None else 1
+    line = mark.line + 1 if mark is not None else 1
+    # "found '<stream end>'" points past the last line; name the last line there is.
+    return max(1, min(line, len(text.splitlines())))
 
 
 def _duplicate_message(exc: DuplicateKeyError) -> str:
