@@ -39,6 +39,10 @@ MAX_OVERLAY_BYTES = 1024 * 1024
 
 SCHEMA_RESOURCE = "schemas/overlay.schema.json"
 
+#: Far beyond any real overlay (it needs three levels); deeper flow nesting is refused unparsed.
+MAX_FLOW_DEPTH = 64
+_FLOW_BRACKET = re.compile(r"[\[\]{}]")
+
 
 class _Missing:
     """How a YAML 1.1 reader sees a cell it could not find (a key it reads differently)."""
@@ -159,6 +163,7 @@ def parse_overlay(raw: bytes | str, display: str, *, max_bytes: int = MAX_OVERLA
             ) from exc
     else:
         text = raw
+    _refuse_deep_flow_nesting(text, display)
     data = _load_yaml12(text, display)
     if data is None:
         return Overlay(path=display)
@@ -189,6 +194,23 @@ def parse_overlay(raw: bytes | str, display: str, *, max_bytes: int = MAX_OVERLA
                 )
         entries.append(Entry(job=str(job_id), line=line, cells=tuple(cells)))
     return Overlay(path=display, entries=tuple(entries))
+
+
+def _refuse_deep_flow_nesting(text: str, display: str) -> None:
+    """Refuse ``[[[[...`` before parsing: the YAML scanner slows down badly on deep flow nesting."""
+    depth = 0
+    for match in _FLOW_BRACKET.finditer(text):
+        if match.group() in "[{":
+            depth += 1
+            if depth > MAX_FLOW_DEPTH:
+                raise OverlayError(
+                    f"brackets ([ or {{) nest more than {MAX_FLOW_DEPTH} deep; an overlay holds "
+                    "`jobs:`, job ids and their cells, three levels in all",
+                    path=display,
+                    line=text.count("\n", 0, match.start()) + 1,
+                )
+        elif depth:
+            depth -= 1
 
 
 def _load_yaml12(text: str, display: str) -> Any:

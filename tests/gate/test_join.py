@@ -1,0 +1,157 @@
+"""The join on hand-made ledgers and overlays: pure, ordered, and each rule on its own."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from pytest_jobledger.config import Config
+from pytest_jobledger.findings import Finding, Kind
+from pytest_jobledger.gate import ledger_diff, ledger_status
+from pytest_jobledger.join import checks, join
+from pytest_jobledger.model import Job, Ledger, Unsupported
+from pytest_jobledger.overlay import parse_overlay
+
+CONFIG = Config(root=Path("/project"))
+
+
+def job(job_id: str, line: int = 3, path: str = "src/acme/tasks.py", **fields: object) -> Job:
+    module, _, function = job_id.rpartition(".")
+    return Job(
+        id=job_id,
+        function=function,
+        module=module,
+        path=path,
+        line=line,
+        framework="celery",
+        decorator="celery.shared_task",
+        **fields,  # type: ignore[arg-type]
+    )
+
+
+SIGNED = """\
+    idempotent: "yes"
+    poison_policy: drop it
+    paging_owner: ops
+    runtime_class: short
+    purpose_accepted: Does the thing.
+"""
+
+
+def overlay(*ids: str) -> str:
+    return "jobs:\n" + "".join(f"  {job_id}:\n{SIGNED}" for job_id in ids)
+
+
+def test_signed_jobs_pass_every_cell() -> None:
+    ledger = Ledger.build([job("acme.tasks.b"), job("acme.tasks.a")])
+    result = checks(
+        ledger, parse_overlay(overlay("acme.tasks.a", "acme.tasks.b"), "o.yaml"), CONFIG
+    )
+    assert [check.name for check in result] == [
+        f"acme.tasks.{name}::{cell}" for name in "ab" for cell in CONFIG.required_cells
+    ]
+    assert all(check.finding is None for check in result)
+    assert result[0].path == "o.yaml"
+    assert result[0].line == 3
+
+
+def test_order_is_stable_whatever_the_input_order() -> None:
+    jobs = [job("acme.tasks.c"), job("acme.tasks.a"), job("acme.tasks.b", line=9)]
+    text = "jobs:\n  acme.zzz: {}\n  acme.tasks.b:\n    queue: x\n"
+    unsupported = [Unsupported("src/z.py", 4, "factory-registration", "inside a factory")]
+    one = join(Ledger.build(jobs, unsupported), parse_overlay(text, "o.yaml"), CONFIG)
+    two = join(Ledger.build(jobs[::-1], unsupported), parse_overlay(text, "o.yaml"), CONFIG)
+    assert one == two
+    assert [(f.job, f.cell) for f in one][-3:] == [
+        ("acme.tasks.c", "purpose_accepted"),
+        ("acme.zzz", "orphan"),
+        ("src/z.py:4", "unsupported"),
+    ]
+
+
+def test_blocked_values_ignore_case_and_spacing() -> None:
+    config = Config(root=Path("/p"), blocked_values=("unknown", "TBD"))
+    text = overlay("acme.tasks.a").replace("drop it", '"  Unknown\\t"').replace("ops", " tbd ")
+    findings = join(Ledger.build([job("acme.tasks.a")]), parse_overlay(text, "o.yaml"), config)
+    assert [(f.cell, f.kind) for f in findings] == [
+        ("poison_policy", Kind.UNSIGNED),
+        ("paging_owner", Kind.UNSIGNED),
+    ]
+
+
+def test_empty_and_null_are_unsigned_even_when_not_configured() -> None:
+    config = Config(root=Path("/p"), blocked_values=("tbd",))
+    text = (
+        overlay("acme.tasks.a")
+        .replace("drop it", '"   "')
+        .replace("paging_owner: ops", "paging_owner: ~")
+    )
+    findings = join(Ledger.build([job("acme.tasks.a")]), parse_overlay(text, "o.yaml"), config)
+    assert [f.cell for f in findings] == ["poison_policy", "paging_owner"]
+
+
+def test_unreadable_overlay_skips_cells_but_not_ledger_problems() -> None:
+    ledger = Ledger.build(
+        [job("acme.tasks.a"), job("acme.tasks.a", line=9)],
+        [Unsupported("src/f.py", 2, "loop-registration", "in a loop")],
+    )
+    result = checks(ledger, None, CONFIG)
+    assert [check.skipped is not None for check in result].count(True) == 5
+    assert [f.kind for f in (c.finding for c in result) if f] == [
+        Kind.DUPLICATE_ID,
+        Kind.UNSUPPORTED,
+    ]
+
+
+def test_unsupported_at_the_same_place_get_distinct_names() -> None:
+    ledger = Ledger.build(
+        [],
+        [Unsupported("src/f.py", 2, "a", "one"), Unsupported("src/f.py", 2, "b", "two")],
+    )
+    names = [check.name for check in checks(ledger, parse_overlay("", "o.yaml"), CONFIG)]
+    assert names == ["src/f.py:2::unsupported", "src/f.py:2-2::unsupported"]
+
+
+def test_lane_mixing_names_where_the_value_really_lives() -> None:
+    text = overlay("acme.tasks.a") + "    time_limit_s: 30\n"
+    [finding] = join(
+        Ledger.build([job("acme.tasks.a", line=41)]), parse_overlay(text, "o.yaml"), CONFIG
+    )
+    assert finding.kind is Kind.LANE_MIXING
+    assert (finding.cell, finding.line) == ("time_limit_s", 8)
+    assert "src/acme/tasks.py:41" in finding.message
+    assert "jobledger extract" in finding.message
+
+
+def test_finding_round_trips_through_json() -> None:
+    finding = Finding(Kind.NOT_YES_NO, "acme.tasks.a", "idempotent", "o.yaml", 3, "msg")
+    assert Finding.from_json(json.loads(json.dumps(finding.to_json()))) == finding
+
+
+def test_fresh_ledger_passes_and_missing_ledger_passes() -> None:
+    ledger = Ledger.build([job("acme.tasks.a")])
+    assert ledger_status(ledger.dumps(), ledger, CONFIG).finding is None
+    assert ledger_status(None, ledger, CONFIG).finding is None
+
+
+def test_stale_ledger_summary_names_ids_by_category() -> None:
+    old = Ledger.build([job("acme.tasks.a"), job("acme.tasks.gone"), job("acme.tasks.same")])
+    new = Ledger.build(
+        [job("acme.tasks.a", queue="q"), job("acme.tasks.new"), job("acme.tasks.same")]
+    )
+    summary = ledger_diff(old.dumps(), new)
+    assert summary == "added acme.tasks.new; removed acme.tasks.gone; changed acme.tasks.a"
+    check = ledger_status(old.dumps(), new, CONFIG)
+    assert check.finding is not None
+    assert check.finding.kind is Kind.LEDGER_STALE
+    assert check.finding.path == "generated/job_ledger.json"
+    assert "jobledger extract" in check.finding.message
+
+
+def test_stale_ledger_explains_text_only_edits_and_garbage() -> None:
+    ledger = Ledger.build([job("acme.tasks.a")])
+    reformatted = json.dumps(ledger.to_json(), indent=4)
+    assert "formatting or key order" in ledger_diff(reformatted, ledger)
+    assert "not a ledger" in ledger_diff("{not json", ledger)
+    many = Ledger.build([job(f"acme.tasks.j{i}") for i in range(8)])
+    assert ledger_diff(Ledger.build([]).dumps(), many).endswith("and 3 more")
