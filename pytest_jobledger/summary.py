@@ -99,7 +99,7 @@ def render_summary(
         *(f"| {heading(kind)} | {per_kind[kind]} |" for kind in Kind if per_kind[kind]),
         "",
     ]
-    parts = ["\n".join(head)]
+    parts = ["\n".join(head) + "\n"]
     used = len(parts[0].encode("utf-8")) + 1
     reserve = 400  # room for the truncation note
     shown = 0

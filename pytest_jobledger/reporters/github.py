@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from pathlib import Path
 
 from ..config import Config
 from ..findings import Finding
 from ..github import GitHubContext, annotation_lines, changed_files
 
 
-def render(findings: Sequence[Finding], config: Config) -> str:
+def report(findings: Sequence[Finding], config: Config) -> str:
     context = GitHubContext.from_environ()
-    changed = changed_files(context, Path.cwd()) if findings else frozenset()
+    changed = changed_files(context, config.root) if findings else frozenset()
     lines = annotation_lines(
         findings,
         root=config.root,

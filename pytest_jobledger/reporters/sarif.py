@@ -135,7 +135,7 @@ def dumps(log: dict[str, object]) -> str:
     return json.dumps(log, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
 
 
-def render(findings: Sequence[Finding], config: Config) -> str:
+def report(findings: Sequence[Finding], config: Config) -> str:
     """``jobledger check --format sarif``."""
     context = GitHubContext.from_environ()
     return dumps(sarif_log(findings, root=config.root, workspace=context.workspace))

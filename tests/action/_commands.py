@@ -51,3 +51,19 @@ def commands(text: str) -> list[Command]:
         if command is not None:
             found.append(command)
     return found
+
+
+def active_commands(text: str) -> list[Command]:
+    """The commands the runner acts on: none between ``::stop-commands::T`` and ``::T::``."""
+    active: list[Command] = []
+    resume: str | None = None
+    for command in commands(text):
+        if resume is not None:
+            if command.name == resume:
+                resume = None
+            continue
+        if command.name == "stop-commands":
+            resume = command.message
+            continue
+        active.append(command)
+    return active
