@@ -4,7 +4,7 @@ arguments, and report every registration that cannot be followed instead of drop
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 
 import libcst as cst
@@ -12,15 +12,17 @@ import libcst as cst
 from ..config import Config, DecoratorSpec
 from ..model import RESOLVED_FIELDS, Job, Ledger, Unsupported
 from .arguments import CallArguments, ParameterDefault, Reading, read
-from .discovery import iter_source_files
+from .discovery import SourceFile, iter_source_files
 from .frameworks import CUSTOM, FRAMEWORKS, Rules
 from .resolve import ProjectIndex, Ref
 from .symbols import CallSite, ClassInfo, Context, DecoratorSite, FunctionInfo, ModuleSummary
 from .values import Outcome, source_text
 
-#: Words every registration file must contain (an import of the framework, or the decorator's
-#: name); files without any of them are never parsed.
-_TRIGGER_WORDS = ("task", "actor", "job", "celery", "dramatiq", "huey", "django_rq", "rq")
+#: Every registration names its decorator, and every import of a decorator (aliased or not) spells
+#: the decorator's own name: ``*task`` (Celery, Huey, ``register_task``), ``actor`` (Dramatiq),
+#: ``job`` (RQ) or a configured decorator's last name. Files without one are never parsed, unless
+#: they use a decorator alias defined in a parsed module (see :meth:`Extractor.run`).
+_TRIGGER = (rb"task\b", rb"\bactor\b", rb"\bjob\b")
 _MAX_BASE_DEPTH = 8
 
 
@@ -61,8 +63,12 @@ def extract_ledger(config: Config) -> Ledger:
 
 
 def trigger_pattern(config: Config) -> re.Pattern[bytes]:
-    words = {*_TRIGGER_WORDS, *(name.rsplit(".", 1)[-1] for name in config.decorators)}
-    return re.compile(b"|".join(re.escape(word.encode()) for word in sorted(words)))
+    return _word_pattern(name.rsplit(".", 1)[-1] for name in config.decorators)
+
+
+def _word_pattern(words: Iterable[str], base: Sequence[bytes] = _TRIGGER) -> re.Pattern[bytes]:
+    spelled = [rb"\b" + re.escape(word.encode()) + rb"\b" for word in sorted(set(words))]
+    return re.compile(b"|".join([*base, *spelled]))
 
 
 class Extractor:
@@ -86,13 +92,41 @@ class Extractor:
         self.trigger = trigger_pattern(config)
 
     def run(self) -> Iterator[Job | Unsupported]:
+        skipped: list[SourceFile] = []
+        aliases: set[str] = set()
         for source in self.files:
             data = self.index.read(source)
-            if data is None or not self.trigger.search(data):
+            if data is None:
+                continue
+            if not self.trigger.search(data):
+                skipped.append(source)
+                continue
+            summary = self.index.summary_for_file(source, data)
+            if summary is not None:
+                aliases |= self._decorator_aliases(summary)
+                yield from self.scan(summary)
+        # A module-level alias (``billing_task = app.task(queue="billing")``) can be imported by a
+        # file that never spells a trigger word; look for the alias names in the skipped files.
+        if not aliases or not skipped:
+            return
+        alias_pattern = _word_pattern(aliases, base=())
+        for source in skipped:
+            data = self.index.read(source)
+            if data is None or not alias_pattern.search(data):
                 continue
             summary = self.index.summary_for_file(source, data)
             if summary is not None:
                 yield from self.scan(summary)
+
+    def _decorator_aliases(self, summary: ModuleSummary) -> set[str]:
+        """Module-level names in ``summary`` bound (by assignment) to a job decorator."""
+        found: set[str] = set()
+        for name, bindings in summary.bindings.items():
+            if any(binding.kind == "assign" for binding in bindings):
+                ref = self.index.resolve_name(summary, name)
+                if ref is not None and self.match(ref) is not None:
+                    found.add(name)
+        return found
 
     def scan(self, summary: ModuleSummary) -> Iterator[Job | Unsupported]:
         for site in summary.decorated:
@@ -335,7 +369,7 @@ class Extractor:
             retry_delay_s=_number(fields.get("retry_delay_s")),
             soft_time_limit_s=_number(fields.get("soft_time_limit_s")),
             time_limit_s=_number(fields.get("time_limit_s")),
-            docstring=target.docstring or None,
+            docstring=target.docstring() or None,
             options=dict(sorted(reading.options.items())),
             unresolved=dict(sorted(reading.unresolved.items())),
             defaults=dict(sorted(reading.defaults.items())),

@@ -136,7 +136,7 @@ class ProjectIndex:
             )
             return None
         try:
-            return summarize(source, tree)
+            return summarize(source, tree, data)
         except RecursionError:
             self._problem(
                 source, 1, "syntax-error", "too deeply nested to analyse; jobs in it are not listed"
