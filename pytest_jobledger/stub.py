@@ -187,7 +187,9 @@ class _Plan:
                 path=self.path,
                 line=line,
             )
-        items: list[tuple[str, str]] = [(job.id, self._entry_text(job)) for job in to_add]
+        items: list[tuple[str, str, bool]] = [
+            (job.id, self._entry_text(job), False) for job in to_add
+        ]
         entries = layout.entries
         staying = [e for e in entries if e.id not in moves and e.id not in replaced]
         for entry in entries:
@@ -201,7 +203,8 @@ class _Plan:
                 self._rename_in_place(entry, moves[entry.id])
                 staying.append(entry)
             else:
-                items.append((moves[entry.id], self._moved_text(entry, moves[entry.id])))
+                text = self._moved_text(entry, moves[entry.id])
+                items.append((moves[entry.id], text, entry.open_ended))
                 self._delete(entry)
         staying.sort(key=lambda e: e.key_line)
         self._place(sorted(items), staying, moves)
@@ -253,13 +256,16 @@ class _Plan:
                 self.deleted.add(before)
 
     def _place(
-        self, items: Sequence[tuple[str, str]], staying: Sequence[Entry], moves: Mapping[str, str]
+        self,
+        items: Sequence[tuple[str, str, bool]],
+        staying: Sequence[Entry],
+        moves: Mapping[str, str],
     ) -> None:
         layout = self.layout
         blank = self.newline if layout.blank_separated else ""
         final_id = {entry.id: moves.get(entry.id, entry.id) for entry in staying}
         at_end: list[str] = []
-        for item_id, text in items:
+        for item_id, text, open_ended in items:
             anchor = None
             if layout.is_sorted:
                 later = [e for e in staying if final_id[e.id] > item_id]
@@ -267,7 +273,9 @@ class _Plan:
             if anchor is None:
                 at_end.append(text)
             else:
-                self.inserts.setdefault(anchor.head_line, []).append(text + blank)
+                # A blank line after a ``|+`` block scalar would become part of its text.
+                after = "" if open_ended else blank
+                self.inserts.setdefault(anchor.head_line, []).append(text + after)
         if not at_end:
             return
         if layout.jobs_kind == "block":
@@ -276,24 +284,29 @@ class _Plan:
             self._insert_at(layout.jobs_end_line + 1, at_end)
         else:  # no jobs key yet: append one to the top-level mapping (or to an empty file)
             pad = " " * layout.top_column
-            after = (
-                layout.top_end_line + 1 if layout.top_kind == "block" else len(layout.lines.lines)
-            )
-            self._insert_at(after, [f"{pad}jobs:{self.newline}", *at_end])
+            at = layout.top_end_line + 1 if layout.top_kind == "block" else len(layout.lines.lines)
+            self._insert_at(at, [f"{pad}jobs:{self.newline}", *at_end])
 
     def _insert_at(self, line: int, texts: Sequence[str]) -> None:
         self.inserts.setdefault(line, []).extend(texts)
 
     def _render(self) -> str:
         lines = self.layout.lines.lines
+        open_tails = {entry.tail_line for entry in self.layout.entries if entry.open_ended}
         out: list[str] = []
+        last = -1  # the last original line written
         for index in range(len(lines) + 1):
             if index in self.inserts:
+                texts = list(self.inserts[index])
+                if last in open_tails and texts[0].startswith(self.newline):
+                    # A blank line right after a ``|+`` block scalar would become part of it.
+                    texts[0] = texts[0][len(self.newline) :]
                 if out and not out[-1].endswith("\n"):
                     out[-1] += self.newline  # the file had no final newline; new lines need one
-                out.extend(self.inserts[index])
+                out.extend(texts)
             if index < len(lines) and index not in self.deleted:
                 out.append(self.rewritten.get(index, lines[index]))
+                last = index
         return "".join(out)
 
 
@@ -305,6 +318,34 @@ def _sorted_after_rename(
 
 
 def _verify(
+    source: str,
+    after: str,
+    path: str,
+    added: Sequence[Job],
+    moves: Mapping[str, str],
+    replaced: set[str],
+) -> None:
+    """Parse the new text and prove it means the old one plus the intended change, or raise.
+
+    A file without a final newline may also be compared as if it had one: lines added after its
+    last line must end that line, which adds a newline to a block scalar that ends the file (``|``
+    keeps one), the same change any editor makes on save.
+    """
+    references = [source]
+    if source and not source.endswith("\n"):
+        references.append(source + ("\r\n" if "\r\n" in source else "\n"))
+    problems: list[StubBug] = []
+    for before in references:
+        try:
+            _compare(before, after, path, added, moves, replaced)
+        except StubBug as bug:
+            problems.append(bug)
+        else:
+            return
+    raise problems[0]
+
+
+def _compare(
     before: str,
     after: str,
     path: str,
@@ -312,7 +353,6 @@ def _verify(
     moves: Mapping[str, str],
     replaced: set[str],
 ) -> None:
-    """Parse the new text and prove it means the old one plus the intended change, or raise."""
 
     def fail(why: str) -> StubBug:
         return StubBug(

@@ -112,6 +112,9 @@ class Entry:
     """Scalar cells of a block or flow mapping value (``None`` if the value is not a mapping)."""
     has_other_content: bool
     """The value holds something other than scalar cells (nested collections, aliases)."""
+    open_ended: bool = False
+    """The entry ends with a ``|+``/``>+`` block scalar: a blank line right after it would
+    become part of its text, so nothing blank may be added there."""
 
 
 @dataclass(frozen=True)
@@ -347,10 +350,21 @@ class _Locator:
                     tail_line=tail,
                     cells=cells,
                     has_other_content=other or not isinstance(key, ScalarEvent),
+                    open_ended=tail == content_line and self._keeps_blank_lines(key_at, value_end),
                 )
             )
             previous_end = content_end
         return tuple(result)
+
+    def _keeps_blank_lines(self, start: int, stop: int) -> bool:
+        spanned = [event for event in self.events[start:stop] if _has_span(event)]
+        last = max(spanned, key=lambda event: event.end_mark.index, default=None)
+        if not isinstance(last, ScalarEvent) or last.style not in ("|", ">"):
+            return False
+        text = self.lines.text
+        header_end = text.find("\n", last.start_mark.index)
+        header = text[last.start_mark.index : header_end if header_end >= 0 else len(text)]
+        return "+" in header.split("#", 1)[0]
 
     def _tail(self, content_line: int, column: int, stop: int | None = None) -> int:
         """The last line of a block: its content plus the comments indented deeper than it."""

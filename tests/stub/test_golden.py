@@ -16,8 +16,9 @@ def only_added(before: str, after: str) -> bool:
 
     A last line without a newline gets one when lines are added after it; its bytes stay.
     """
-    if before and not before.endswith("\n"):
-        before += "\r\n" if after[len(before) :].startswith("\r\n") else "\n"
+    last = before.rpartition("\n")[2]
+    if last and not after.endswith(last):
+        before += "\r\n" if "\r\n" in after else "\n"
     matcher = difflib.SequenceMatcher(
         a=before.splitlines(keepends=True), b=after.splitlines(keepends=True), autojunk=False
     )
