@@ -116,7 +116,14 @@ def run(args: argparse.Namespace) -> int:
                     "nothing was written, run the stub again",
                     path=label,
                 )
-            atomic_write(path, result.text.encode("utf-8"))
+            try:
+                atomic_write(path, result.text.encode("utf-8"))
+            except OSError as error:
+                raise OverlayError(
+                    f"cannot write the overlay ({error.strerror or error}); the old file is "
+                    "unchanged",
+                    path=label,
+                ) from None
     report(result, label, check=False)
     return 0
 
