@@ -11,12 +11,11 @@ from __future__ import annotations
 
 import os
 import shlex
+import subprocess
 import sys
 import tempfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-
-import pytest
 
 from .config import load_config
 from .errors import JobledgerError
@@ -60,8 +59,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ValueError as error:
         print(f"jobledger: pytest-args: {error}", file=sys.stderr)
         return 2
+    command = [sys.executable, "-m", "pytest", *args, *(argv or ())]
     print("jobledger: pytest " + shlex.join(args), flush=True)
-    return int(pytest.main([*args, *(argv or ())]))
+    # A child process, not pytest.main(): pytest must import (and assertion-rewrite) the plugin.
+    return subprocess.run(command, check=False).returncode
 
 
 if __name__ == "__main__":

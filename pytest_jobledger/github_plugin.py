@@ -166,6 +166,7 @@ class GitHubPresenter:
         self.token = secrets.token_hex(16)
         self.stopped = False
         self.presented = False
+        self.exitstatus: int | None = None
 
     def _write(self, line: str) -> None:
         reporter = self.config.pluginmanager.get_plugin("terminalreporter")
@@ -185,6 +186,9 @@ class GitHubPresenter:
         for name, value in report.user_properties:
             if name == FINDING_PROPERTY and isinstance(value, dict):
                 self.findings.add(Finding.from_json(value))
+
+    def pytest_sessionfinish(self, exitstatus: int | pytest.ExitCode) -> None:
+        self.exitstatus = int(exitstatus)
 
     @pytest.hookimpl(hookwrapper=True)
     def pytest_terminal_summary(self) -> Generator[None, None, None]:
@@ -235,6 +239,12 @@ class GitHubPresenter:
                 path = display_path(finding, root, self.context.workspace)
                 return f"{path}:{finding.line}" if path else "(no file)"
 
-            append_summary(self.context.step_summary, self.findings, locate=locate)
+            complete = self.exitstatus in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED)
+            append_summary(
+                self.context.step_summary,
+                self.findings,
+                locate=locate,
+                incomplete=None if complete else f"pytest exit status {self.exitstatus}",
+            )
         if self.context.output is not None:
             write_outputs(self.context.output, {**counts(self.findings), **outputs})

@@ -78,16 +78,28 @@ def render_summary(
     locate: Callable[[Finding], str] | None = None,
     limit_bytes: int = MAX_SUMMARY_BYTES,
     see: str = "the pytest output or `jobledger check`",
+    incomplete: str | None = None,
 ) -> str:
-    """The whole summary as Markdown, never longer than ``limit_bytes`` UTF-8 bytes."""
+    """The whole summary as Markdown, never longer than ``limit_bytes`` UTF-8 bytes.
+
+    ``incomplete`` says why the gate did not finish (a usage error, an interrupt): then the
+    findings shown are those seen so far, and a clean run is never claimed.
+    """
     where = locate or (lambda finding: finding.location)
     distinct = sorted(
         set(findings), key=lambda f: (f.path, f.line, f.job, f.cell, f.kind.value, f.message)
     )
     numbers = counts(distinct)
     head = ["## Job ledger", ""]
+    if incomplete is not None:
+        head += [
+            f"> **The gate did not complete** ({escape_markdown(incomplete)}); see {see}. "
+            "The findings below are only those reported before it stopped.",
+            "",
+        ]
     if not distinct:
-        head += ["All policy cells are signed: no findings.", ""]
+        if incomplete is None:
+            head += ["All policy cells are signed: no findings.", ""]
         return "\n".join(head)
     per_kind = Counter(f.kind for f in distinct)
     head += [
@@ -148,6 +160,7 @@ def append_summary(
     *,
     locate: Callable[[Finding], str] | None = None,
     see: str = "the pytest output or `jobledger check`",
+    incomplete: str | None = None,
 ) -> None:
     """Append the summary to ``$GITHUB_STEP_SUMMARY``, within what the step has left of 1 MiB."""
     try:
@@ -157,6 +170,8 @@ def append_summary(
     budget = min(MAX_SUMMARY_BYTES, GITHUB_SUMMARY_LIMIT - existing - 64 * 1024)
     if budget < 4 * 1024:
         return
-    text = render_summary(findings, locate=locate, limit_bytes=budget, see=see)
+    text = render_summary(
+        findings, locate=locate, limit_bytes=budget, see=see, incomplete=incomplete
+    )
     with path.open("a", encoding="utf-8") as handle:
         handle.write(text)

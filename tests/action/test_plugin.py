@@ -157,3 +157,14 @@ def test_no_double_annotations_next_to_annotate_failures(
     assert len(ledger) == 2, "each ledger finding is annotated exactly once"
     plain = [c for c in found if c.properties.get("file", "").endswith("test_plain.py")]
     assert len(plain) == 1, "ordinary test failures are still annotated by the other plugin"
+
+
+def test_a_usage_error_is_not_summarised_as_clean(
+    pytester: pytest.Pytester, project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("GITHUB_ACTIONS", "true")
+    result = pytester.runpytest_subprocess("--jobledger", "-k", "not (", OVERLAY)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    summary = (project.parent.parent / "summary.md").read_text()
+    assert "did not complete" in summary
+    assert "no findings" not in summary

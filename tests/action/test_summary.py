@@ -68,3 +68,12 @@ def test_appending_keeps_the_step_file_under_githubs_limit(
     size = summary.stat().st_size
     assert size < GITHUB_SUMMARY_LIMIT
     assert "## Job ledger" in summary.read_text()
+
+
+def test_an_unfinished_run_never_claims_a_clean_ledger(
+    make_finding: Callable[..., Finding],
+) -> None:
+    text = render_summary([], incomplete="pytest exit status 4")
+    assert "did not complete" in text
+    assert "pytest exit status 4" in text
+    assert "no findings" not in text
