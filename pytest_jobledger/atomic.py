@@ -27,7 +27,7 @@ def locked(path: Path) -> Iterator[None]:
 
     The lock is taken on the folder, so no lock file is left behind.
     """
-    folder = path.parent
+    folder = _real(path).parent
     folder.mkdir(parents=True, exist_ok=True)
     if fcntl is None:  # pragma: no cover
         yield
@@ -46,6 +46,7 @@ def locked(path: Path) -> Iterator[None]:
 def atomic_write(path: Path, data: str | bytes, *, encoding: str = "utf-8") -> None:
     """Replace ``path`` with ``data`` so that readers see either the old or the new file, whole."""
     payload = data.encode(encoding) if isinstance(data, str) else data
+    path = _real(path)  # renaming over a symlink would replace the link, not the file it names
     path.parent.mkdir(parents=True, exist_ok=True)
     try:
         mode: int | None = stat.S_IMODE(path.stat().st_mode)
@@ -70,6 +71,11 @@ def atomic_write(path: Path, data: str | bytes, *, encoding: str = "utf-8") -> N
             tmp.unlink()
         raise
     _fsync_folder(path.parent)
+
+
+def _real(path: Path) -> Path:
+    """``path`` with symlinks followed, so writers of one file share one folder and one lock."""
+    return Path(os.path.realpath(path)) if path.is_symlink() else path
 
 
 def _fsync_folder(folder: Path) -> None:

@@ -115,3 +115,13 @@ def test_two_stubs_at_once_keep_both_additions(overlay: Path) -> None:
     assert text.startswith(SIGNED)
     assert "acme.billing.refund:" in text
     assert "acme.billing.void:" in text
+
+
+def test_a_symlinked_overlay_stays_a_symlink(overlay: Path) -> None:
+    shared = overlay.parent.parent / "policy" / "shared.yaml"
+    shared.parent.mkdir()
+    overlay.rename(shared)
+    overlay.symlink_to(Path("..") / "policy" / "shared.yaml")
+    assert cli.main(["stub"]) == 0
+    assert overlay.is_symlink()
+    assert "acme.billing.refund:" in shared.read_text()
