@@ -8,6 +8,8 @@ like comments, quoted keys, ``%YAML``/``---`` headers, CRLF, a missing final new
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from ruamel.yaml import YAML
@@ -115,7 +117,7 @@ def parsed_ids(text: str) -> set[str]:
     return set(data["jobs"] or {})
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(overlays(), st.lists(st.sampled_from(POOL), unique=True))
 def test_stub_only_adds_lines_and_is_idempotent(
     overlay: tuple[str, tuple[str, ...]], ledger_ids: list[str]
@@ -128,4 +130,32 @@ def test_stub_only_adds_lines_and_is_idempotent(
     assert {added.id for added in result.added} == set(ledger_ids) - set(existing)
     assert parsed_ids(result.text) == set(existing) | set(ledger_ids)
     again = stub_overlay(result.text, ledger, required_cells=CELLS)
+    assert not again.changed
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(overlays(), st.data())
+def test_a_rename_moves_the_entry_whole_and_only_it(
+    overlay: tuple[str, tuple[str, ...]], data: st.DataObject
+) -> None:
+    text, existing = overlay
+    if not existing:
+        return
+    old_id = data.draw(st.sampled_from(existing))
+    new_id = data.draw(st.sampled_from(["aaa.first", "acme.mail.sendz", "zzz.last"]))
+    others = [job(job_id) for job_id in existing if job_id != old_id]
+    previous = Ledger.build([*others, replace(job(old_id), name="registered")])
+    fresh = Ledger.build([*others, replace(job(new_id), name="registered")])
+
+    hinted = stub_overlay(text, fresh, previous, required_cells=CELLS)
+    assert [(hint.old, hint.new) for hint in hinted.hints] == [(old_id, new_id)]
+
+    result = stub_overlay(text, fresh, previous, required_cells=CELLS, renames=True)
+    assert [(move.old, move.new) for move in result.moved] == [(old_id, new_id)]
+    assert result.added == ()
+    before, after = YAML(typ="rt").load(text)["jobs"], YAML(typ="rt").load(result.text)["jobs"]
+    assert set(after) == set(existing) - {old_id} | {new_id}
+    assert after[new_id] == before[old_id]
+    assert all(after[job_id] == before[job_id] for job_id in existing if job_id != old_id)
+    again = stub_overlay(result.text, fresh, previous, required_cells=CELLS, renames=True)
     assert not again.changed
