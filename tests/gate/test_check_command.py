@@ -1,0 +1,77 @@
+"""``jobledger check``: the same findings as the pytest items, exit 0/1/2, text and JSON."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from pytest_jobledger.cli import main
+from pytest_jobledger.config import load_config
+from pytest_jobledger.gate import evaluate
+
+REPO = Path(__file__).resolve().parents[2]
+CASES = REPO / "tests" / "cases" / "gate"
+HOMEGROWN = REPO / "examples" / "homegrown"
+
+
+def test_seed_example_is_clean(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check", "--root", str(HOMEGROWN)]) == 0
+    assert capsys.readouterr().out == "jobledger: no findings; every required cell is signed\n"
+
+
+def test_findings_exit_1_and_print_located_lines(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check", "--root", str(CASES / "unknown_key")]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith(
+        "overlays/job_policy.yaml:2: billing.tasks.capture_invoice::paging_owner [unsigned] "
+    )
+    assert lines[1].startswith(
+        "overlays/job_policy.yaml:5: billing.tasks.capture_invoice::paging_onwer"
+    )
+    assert lines[-1] == "jobledger: 2 findings"
+
+
+def test_json_is_the_stable_finding_list(capsys: pytest.CaptureFixture[str]) -> None:
+    root = CASES / "orphan"
+    assert main(["check", "--root", str(root), "--format", "json"]) == 1
+    first = capsys.readouterr().out
+    assert main(["check", "--root", str(root), "--format", "json"]) == 1
+    assert capsys.readouterr().out == first
+    rows = json.loads(first)
+    assert rows == [f.to_json() for f in evaluate(load_config(root=root)).findings]
+    assert all(list(row) == ["cell", "id", "kind", "line", "message", "path"] for row in rows)
+    assert rows[-1]["kind"] == "orphan"
+
+
+def test_unknown_format_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["check", "--root", str(HOMEGROWN), "--format", "yaml"])
+    assert exit_info.value.code == 2
+    assert "invalid choice: 'yaml'" in capsys.readouterr().err
+
+
+def test_bad_configuration_exits_2_with_the_key(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "pyproject.toml").write_text("[tool.jobledger]\nrequired_cell = []\n")
+    assert main(["check", "--root", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert "required_cell" in err
+    assert "did you mean 'required_cells'" in err
+
+
+def test_bad_overlay_is_one_finding_not_a_crash(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    shutil.copytree(CASES / "signed_clean", tmp_path / "p")
+    (tmp_path / "p" / "overlays" / "job_policy.yaml").write_text("jobs:\n  - a\n")
+    assert main(["check", "--root", str(tmp_path / "p"), "--format", "json"]) == 1
+    [row] = json.loads(capsys.readouterr().out)
+    assert (row["kind"], row["path"], row["line"]) == (
+        "overlay-invalid",
+        "overlays/job_policy.yaml",
+        1,
+    )
