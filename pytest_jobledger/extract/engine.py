@@ -128,11 +128,26 @@ class Extractor:
                     found.add(name)
         return found
 
-    def scan(self, summary: ModuleSummary) -> Iterator[Job | Unsupported]:
-        for site in summary.decorated:
-            yield from self._decorator_site(summary, site)
-        for call in summary.calls:
-            yield from self._call_site(summary, call)
+    def scan(self, summary: ModuleSummary) -> list[Job | Unsupported]:
+        """Every job and unsupported place in one module; a module too convoluted to follow is
+        one unsupported entry, never a crash of the whole run."""
+        found: list[Job | Unsupported] = []
+        try:
+            for site in summary.decorated:
+                found.extend(self._decorator_site(summary, site))
+            for call in summary.calls:
+                found.extend(self._call_site(summary, call))
+        except RecursionError:
+            return [
+                Unsupported(
+                    summary.source.rel_path,
+                    1,
+                    "too-complex",
+                    "names or expressions in this file are nested too deeply to follow, so its "
+                    "jobs are not listed; simplify the registrations or exclude the file",
+                )
+            ]
+        return found
 
     # -- matching ----------------------------------------------------------------------------
 

@@ -20,6 +20,7 @@ from ..model import JSONValue
 MAX_STRING = 10_000
 MAX_INT_BITS = 256
 MAX_ITEMS = 1_000
+MAX_NESTING = 64
 
 
 @dataclass(frozen=True)
@@ -69,8 +70,18 @@ _BINARY: dict[type[cst.BaseBinaryOp], Callable[[Any, Any], Any]] = {
 class _Evaluator:
     def __init__(self, lookup: NameLookup) -> None:
         self.lookup = lookup
+        self.depth = 0
 
     def eval(self, node: cst.BaseExpression) -> Outcome:
+        if self.depth >= MAX_NESTING:
+            return Unknown("the expression is nested too deeply to evaluate")
+        self.depth += 1
+        try:
+            return self._eval(node)
+        finally:
+            self.depth -= 1
+
+    def _eval(self, node: cst.BaseExpression) -> Outcome:
         if isinstance(node, (cst.Integer, cst.Float)):
             return Known(node.evaluated_value)
         if isinstance(node, cst.SimpleString):

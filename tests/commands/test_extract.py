@@ -103,6 +103,24 @@ def test_huge_module_is_reported_not_parsed(
     assert "max_file_bytes" in err
 
 
+@pytest.mark.parametrize("terms", [900, 5000])
+def test_hostile_nesting_is_reported_not_a_crash(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], terms: int
+) -> None:
+    queue = " + ".join(['"a"'] * terms)
+    source = f"from celery import shared_task\nQ = {queue}\n@shared_task(queue=Q)\ndef f(): ...\n"
+    root = _project(tmp_path, {"deep.py": source, "good.py": GOOD})
+    code = main(["extract", "--root", str(root)])
+    ledger = json.loads((root / "generated/job_ledger.json").read_text())
+    assert "good.capture_invoice" in {job["id"] for job in ledger["jobs"]}
+    if code == 0:  # followed: the value is null with a reason
+        deep = next(job for job in ledger["jobs"] if job["id"] == "deep.f")
+        assert "nested too deeply" in deep["unresolved"]["queue"]
+    else:  # not followable at all: reported with its path
+        assert ledger["unsupported"][0]["path"] == "deep.py"
+    assert "Traceback" not in capsys.readouterr().err
+
+
 def test_config_error_exits_2_with_located_message(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -56,6 +56,7 @@ def test_literal_folds(source: str, value: object) -> None:
         ("f'{QUEUE!r}'", "is not a literal"),
         ("[*QUEUES]", "is not a literal"),
         ("lambda: 1", "is not a literal"),
+        (" + ".join(["'a'"] * 300), "nested too deeply"),
     ],
 )
 def test_unprovable_values_say_why(source: str, reason: str) -> None:
