@@ -195,7 +195,13 @@ class _Plan:
         for entry in entries:
             if entry.id in replaced:
                 self._delete(entry)
-        in_place = not layout.is_sorted or _sorted_after_rename(entries, moves, replaced)
+        # A moved ``|+`` block would take in any blank line that follows it at its new place, so
+        # such an entry is renamed where it stands even if the file then is no longer sorted.
+        in_place = (
+            not layout.is_sorted
+            or _sorted_after_rename(entries, moves, replaced)
+            or any(entry.open_ended for entry in entries if entry.id in moves)
+        )
         for entry in entries:
             if entry.id not in moves:
                 continue
@@ -246,14 +252,20 @@ class _Plan:
         return block if block.endswith("\n") else block + self.newline
 
     def _delete(self, entry: Entry) -> None:
-        lines = self.layout.lines
         self.deleted.update(range(entry.head_line, entry.tail_line + 1))
         if self.layout.blank_separated:
             after, before = entry.tail_line + 1, entry.head_line - 1
-            if after < len(lines.lines) and lines.is_blank(after) and after not in self.deleted:
+            if self._loose_blank(after):
                 self.deleted.add(after)
-            elif before >= 0 and lines.is_blank(before) and before not in self.deleted:
+            elif self._loose_blank(before):
                 self.deleted.add(before)
+
+    def _loose_blank(self, line: int) -> bool:
+        """A blank line that is no entry's (one inside a ``|+`` block scalar is its text)."""
+        lines = self.layout.lines
+        if not 0 <= line < len(lines.lines) or not lines.is_blank(line) or line in self.deleted:
+            return False
+        return not any(e.head_line <= line <= e.tail_line for e in self.layout.entries)
 
     def _place(
         self,
