@@ -394,7 +394,7 @@ class Extractor:
         if ref.function is None or ref.module is None or match.spec is None:
             return None
         where = f"{match.spec.qualname} at {ref.module.source.rel_path}:{ref.function.line}"
-        return _Defaults(self.index, ref.module, ref.function.node, where)
+        return _Defaults(self.index, ref.module, ref.function.params, where)
 
 
 @dataclass(frozen=True)
@@ -403,11 +403,11 @@ class _Defaults:
 
     index: ProjectIndex
     summary: ModuleSummary
-    node: cst.FunctionDef
+    params: cst.Parameters
     where: str
 
     def __call__(self, selector: str | int) -> ParameterDefault | None:
-        params = self.node.params
+        params = self.params
         positional = [*params.posonly_params, *params.params]
         candidates = [*positional, *params.kwonly_params]
         if isinstance(selector, int):

@@ -45,16 +45,35 @@ class Context:
     classes: tuple[str, ...] = ()
 
 
+def _docstring_of(first: cst.CSTNode | None) -> str | None:
+    """The docstring a body starting with ``first`` has (read the way libcst reads a module's)."""
+    if not isinstance(first, cst.SimpleStatementLine):
+        return None
+    return cst.Module(body=[first]).get_docstring(clean=True)
+
+
+def _first_statement(body: cst.BaseSuite) -> cst.CSTNode | None:
+    if isinstance(body, cst.IndentedBlock):
+        return body.body[0] if body.body else None
+    if isinstance(body, cst.SimpleStatementSuite) and body.body:
+        return cst.SimpleStatementLine(body=body.body)
+    return None
+
+
 @dataclass(frozen=True)
 class FunctionInfo:
+    """A function definition, holding only what extraction reads (not its body), so a parsed
+    module's tree can be freed once it is summarised."""
+
     name: str
     qualpath: str
     line: int
-    node: cst.FunctionDef
+    params: cst.Parameters
+    first_statement: cst.CSTNode | None
 
     def docstring(self) -> str | None:
         """Read only for jobs: decoding every function's docstring would cost more than the walk."""
-        return self.node.get_docstring(clean=True)
+        return _docstring_of(self.first_statement)
 
 
 @dataclass(frozen=True)
@@ -62,12 +81,12 @@ class ClassInfo:
     name: str
     qualpath: str
     line: int
-    node: cst.ClassDef
+    first_statement: cst.CSTNode | None
     bases: tuple[cst.BaseExpression, ...]
     attributes: dict[str, cst.BaseExpression]
 
     def docstring(self) -> str | None:
-        return self.node.get_docstring(clean=True)
+        return _docstring_of(self.first_statement)
 
 
 @dataclass(frozen=True)
@@ -318,7 +337,7 @@ class _Walker:
         name = node.name.value
         line = self._line(node.name, twin)
         qualpath = ".".join([*context.classes, name]) if not context.in_function else name
-        info = FunctionInfo(name, qualpath, line, node)
+        info = FunctionInfo(name, qualpath, line, node.params, _first_statement(node.body))
         if not context.in_function:
             self.summary.functions.setdefault(qualpath, info)
         if not context.in_function and not context.classes:
@@ -352,7 +371,7 @@ class _Walker:
             name=name,
             qualpath=qualpath,
             line=line,
-            node=node,
+            first_statement=_first_statement(node.body),
             bases=tuple(arg.value for arg in node.bases if not arg.keyword and not arg.star),
             attributes=attributes,
         )
