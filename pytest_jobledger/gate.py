@@ -73,7 +73,7 @@ def overlay_status(error: OverlayError | None, display: str) -> Check:
             "cleanly no cell can be judged, so the per-cell items are skipped."
         ),
     )
-    return Check(STATUS_JOB, OVERLAY_STATUS, display, line, finding=finding)
+    return Check.failed(finding)
 
 
 def ledger_status(committed: str | None, fresh: Ledger, config: Config) -> Check:
@@ -96,7 +96,7 @@ def ledger_status(committed: str | None, fresh: Ledger, config: Config) -> Check
             "fixed in the code, never in the ledger."
         ),
     )
-    return Check(STATUS_JOB, LEDGER_STATUS, display, line, finding=finding)
+    return Check.failed(finding)
 
 
 def ledger_diff(committed: str, fresh: Ledger) -> str:

@@ -55,6 +55,11 @@ class Check:
     def name(self) -> str:
         return f"{self.job}::{self.cell}"
 
+    @classmethod
+    def failed(cls, finding: Finding) -> Check:
+        """The failing item a finding is: named and located by the finding itself."""
+        return cls(finding.job, finding.cell, finding.path, finding.line, finding=finding)
+
 
 def overlay_display_path(config: Config) -> str:
     """The overlay's path as findings name it: relative to the root, ``/`` separators."""
@@ -256,8 +261,9 @@ class _Context:
     # -- helpers -----------------------------------------------------------------------------
 
     def _fail(self, kind: Kind, job: str, cell: str, path: str, line: int, message: str) -> Check:
-        finding = Finding(kind=kind, job=job, cell=cell, path=path, line=line, message=message)
-        return Check(job, cell, path, line, finding=finding)
+        return Check.failed(
+            Finding(kind=kind, job=job, cell=cell, path=path, line=line, message=message)
+        )
 
     def _blocked(self, value: Any) -> bool:
         if value is None:
@@ -295,7 +301,7 @@ def _duplicate_check(job_id: str, rows: Sequence[Job]) -> Check:
             "registered name."
         ),
     )
-    return Check(job_id, DUPLICATE_CELL, later.path, later.line, finding=finding)
+    return Check.failed(finding)
 
 
 def _unsupported_checks(items: Sequence[Unsupported]) -> list[Check]:
@@ -324,7 +330,7 @@ def _unsupported_checks(items: Sequence[Unsupported]) -> list[Check]:
                 "[tool.jobledger] exclude."
             ),
         )
-        result.append(Check(name, UNSUPPORTED_CELL, item.path, item.line, finding=finding))
+        result.append(Check.failed(finding))
     return result
 
 
