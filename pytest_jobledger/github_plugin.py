@@ -78,9 +78,9 @@ def annotate_enabled(config: pytest.Config, environ: Any = None) -> bool:
 
 def project_root(config: pytest.Config) -> Path:
     """The root the gate's findings are relative to (the gate plugin's own configuration)."""
-    from . import plugin
+    from .plugin import gate_config
 
-    return config.stash[plugin._STATE].config.root
+    return gate_config(config).root
 
 
 def carries_finding(report: pytest.TestReport) -> bool:
