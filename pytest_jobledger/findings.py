@@ -28,6 +28,17 @@ class Kind(str, enum.Enum):
     LEDGER_STALE = "ledger-stale"
 
 
+def one_line(text: str) -> str:
+    """``text`` with control characters escaped (``\\n``), for terminal and log output.
+
+    Job ids and YAML keys come from the scanned repository, which may be hostile: a raw newline
+    would split a one-line-per-finding report and could start a forged CI workflow command.
+    """
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode() for ch in text)
+
+
 @dataclass(frozen=True)
 class Finding:
     """One failing cell (or session-level status) with where it is and how to fix it.

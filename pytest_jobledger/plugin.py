@@ -22,7 +22,7 @@ import pytest
 
 from .config import Config, load_config
 from .errors import JobledgerError
-from .findings import Finding
+from .findings import Finding, one_line
 from .gate import GateResult, evaluate
 from .join import Check
 
@@ -145,7 +145,7 @@ class OverlayFile(pytest.File):
         for check in result.checks:
             groups.setdefault(check.job, []).append(check)
         for job, group in groups.items():
-            yield JobNode.from_parent(self, name=job, checks=tuple(group))
+            yield JobNode.from_parent(self, name=one_line(job), checks=tuple(group))
 
 
 class JobNode(pytest.Collector):
@@ -157,7 +157,7 @@ class JobNode(pytest.Collector):
 
     def collect(self) -> Iterator[CellItem]:
         for check in self.checks:
-            yield CellItem.from_parent(self, name=check.cell, check=check)
+            yield CellItem.from_parent(self, name=one_line(check.cell), check=check)
 
 
 class CellItem(pytest.Item):
@@ -183,11 +183,11 @@ class CellItem(pytest.Item):
     ) -> str | Any:
         if isinstance(excinfo.value, JobledgerFailure):
             finding = excinfo.value.finding
-            return f"[{finding.kind.value}] {finding.message}"
+            return one_line(f"[{finding.kind.value}] {finding.message}")
         return super().repr_failure(excinfo, style=style)
 
     def reportinfo(self) -> tuple[Path, int, str]:
         state = self.config.stash[_STATE]
         # Not the node id's tail: pytest would print the job id's dots as "::" in -v output.
-        where = f"{self.check.job} ({self.check.cell})"
+        where = f"{one_line(self.check.job)} ({one_line(self.check.cell)})"
         return state.config.root / self.check.path, self.check.line - 1, where

@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..config import Config
-from ..findings import Finding
+from ..findings import Finding, one_line
 
 
 def format_finding(finding: Finding) -> str:
     name = f"{finding.job}::{finding.cell}"
-    return f"{finding.location}: {name} [{finding.kind.value}] {finding.message}"
+    return one_line(f"{finding.location}: {name} [{finding.kind.value}] {finding.message}")
 
 
 def report(findings: Sequence[Finding], config: Config) -> str:

@@ -75,3 +75,23 @@ def test_bad_overlay_is_one_finding_not_a_crash(
         "overlays/job_policy.yaml",
         1,
     )
+
+
+def test_hostile_key_stays_on_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], pytester: pytest.Pytester
+) -> None:
+    root = tmp_path / "project"
+    shutil.copytree(HOMEGROWN, root)
+    (root / "overlays" / "job_policy.yaml").write_text(
+        'jobs:\n  "evil\\n::error file=x::forged":\n    idempotent: "no"\n', encoding="utf-8"
+    )
+    assert main(["check", "--root", str(root)]) == 1
+    out = capsys.readouterr().out
+    assert not any(line.startswith("::") for line in out.splitlines())
+    assert "evil\\n::error file=x::forged::orphan [orphan]" in out
+    result = pytester.runpytest_inprocess(
+        "--jobledger", "-p", "no:cacheprovider", f"--jobledger-root={root}", "--co", "-q"
+    )
+    ids = [line for line in result.outlines if "forged" in line]
+    assert len(ids) == 1
+    assert ids[0].endswith("job_policy.yaml::evil\\n::error file=x::forged::orphan")
