@@ -34,10 +34,11 @@ class Argument:
 
 @dataclass(frozen=True)
 class ParameterDefault:
-    """A homegrown decorator's literal parameter default, and where it is written."""
+    """A value that applies when the registration does not set a field, and where it is written:
+    a homegrown decorator's parameter default, or an attribute of a Celery ``base=`` class."""
 
     outcome: Outcome
-    where: str
+    source: str
 
 
 @dataclass
@@ -170,18 +171,17 @@ def _default(
 def _apply_default(reading: Reading, name: str, default: ParameterDefault, rules: Rules) -> None:
     outcome = default.outcome
     if isinstance(outcome, Known) and outcome.value is None:
-        reading.unresolved[name] = f"{NOT_SET}; the decorator's default ({default.where}) is None"
+        reading.unresolved[name] = f"{NOT_SET}; the {default.source} is None"
         return
     if isinstance(outcome, Unknown):
         reading.unresolved[name] = (
-            f"{NOT_SET}; the decorator's default ({default.where}) "
-            f"is not provable: {outcome.reason}"
+            f"{NOT_SET}; the {default.source} is not provable: {outcome.reason}"
         )
         return
     converted = _convert(name, outcome, rules)
     _store(reading, name, converted, default=True)
     if isinstance(converted, Known):
-        reading.defaults[name] = f"parameter default of {default.where}"
+        reading.defaults[name] = default.source
 
 
 def _store(reading: Reading, name: str, outcome: Outcome, *, default: bool) -> None:

@@ -4,7 +4,7 @@ arguments, and report every registration that cannot be followed instead of drop
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 
 import libcst as cst
@@ -24,6 +24,8 @@ from .values import Outcome, source_text
 #: they use a decorator alias defined in a parsed module (see :meth:`Extractor.run`).
 _TRIGGER = (rb"task\b", rb"\bactor\b", rb"\bjob\b")
 _MAX_BASE_DEPTH = 8
+
+_DefaultSource = Callable[[str | int], ParameterDefault | None]
 
 
 @dataclass(frozen=True)
@@ -350,7 +352,9 @@ class Extractor:
         for preset in ref.presets:
             arguments.add(preset.args, Scope(self.index, preset.module))
         arguments.add(args, Scope(self.index, site_summary))
-        defaults = self._parameter_defaults(ref, match) if match.spec is not None else None
+        defaults = _first_of(
+            self._parameter_defaults(ref, match), self._base_class_defaults(site_summary, args)
+        )
         return self._build(
             owner, target, site_summary, line, match, read(match.rules, arguments, defaults)
         )
@@ -393,8 +397,32 @@ class Extractor:
     def _parameter_defaults(self, ref: Ref, match: Match) -> _Defaults | None:
         if ref.function is None or ref.module is None or match.spec is None:
             return None
-        where = f"{match.spec.qualname} at {ref.module.source.rel_path}:{ref.function.line}"
+        where = (
+            f"parameter default of {match.spec.qualname} "
+            f"at {ref.module.source.rel_path}:{ref.function.line}"
+        )
         return _Defaults(self.index, ref.module, ref.function.params, where)
+
+    def _base_class_defaults(
+        self, summary: ModuleSummary, args: Sequence[cst.Arg]
+    ) -> _ClassDefaults | None:
+        """Celery's ``base=SomeTask``: literal attributes of a base class in the scanned tree
+        (and of its scanned bases) apply where the registration sets nothing."""
+        base = next((a.value for a in args if a.keyword and a.keyword.value == "base"), None)
+        if base is None:
+            return None
+        ref = self.index.resolve_expr(summary, base)
+        if ref is None or ref.klass is None or ref.module is None:
+            return None
+        attributes = {
+            name: (owner, value)
+            for owner, name, value in self._class_attributes(ref.module, ref.klass, 0)
+        }
+        where = (
+            f"attribute of base class {ref.qualname} "
+            f"at {ref.module.source.rel_path}:{ref.klass.line}"
+        )
+        return _ClassDefaults(self.index, attributes, where)
 
 
 @dataclass(frozen=True)
@@ -417,6 +445,38 @@ class _Defaults:
         if param is None or param.default is None:
             return None
         return ParameterDefault(self.index.value(self.summary, param.default), self.where)
+
+
+@dataclass(frozen=True)
+class _ClassDefaults:
+    """Literal class attributes (by keyword name) standing in for absent registration keywords."""
+
+    index: ProjectIndex
+    attributes: dict[str, tuple[ModuleSummary, cst.BaseExpression]]
+    where: str
+
+    def __call__(self, selector: str | int) -> ParameterDefault | None:
+        found = self.attributes.get(selector) if isinstance(selector, str) else None
+        if found is None:
+            return None
+        owner, value = found
+        return ParameterDefault(self.index.value(owner, value), self.where)
+
+
+def _first_of(*sources: _Defaults | _ClassDefaults | None) -> _DefaultSource | None:
+    """The first source that has a value for a selector, in order of precedence."""
+    present = [source for source in sources if source is not None]
+    if not present:
+        return None
+
+    def lookup(selector: str | int) -> ParameterDefault | None:
+        for source in present:
+            found = source(selector)
+            if found is not None:
+                return found
+        return None
+
+    return lookup
 
 
 def _text(value: object) -> str | None:

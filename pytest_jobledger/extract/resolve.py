@@ -230,8 +230,9 @@ class ProjectIndex:
         callee = self.resolve_expr(summary, value.func, depth + 1)
         if callee is None:
             return opaque
-        if callee.key in self.instance_classes:
-            return Ref(local, f"{callee.key}()", frozenset({local}), module=summary)
+        instance_of = self.instance_key(callee, depth + 1)
+        if instance_of is not None:
+            return Ref(local, f"{instance_of}()", frozenset({local}), module=summary)
         if callee.key == "functools.partial" and value.args and not value.args[0].keyword:
             wrapped = self.resolve_expr(summary, value.args[0].value, depth + 1)
             if wrapped is not None and wrapped.key in self.decorator_keys:
@@ -241,6 +242,20 @@ class ProjectIndex:
             preset = Preset(tuple(value.args), summary)
             return _with_name(_add_preset(callee, preset, called=True), local)
         return opaque
+
+    def instance_key(self, callee: Ref, depth: int = 0) -> str | None:
+        """The app class a call creates an instance of: ``Celery`` itself, or a class in the
+        scanned tree that derives from it (``class AcmeCelery(Celery)``)."""
+        if callee.key in self.instance_classes:
+            return callee.key
+        if callee.klass is None or callee.module is None or depth > MAX_DEPTH:
+            return None
+        for base in callee.klass.bases:
+            ref = self.resolve_expr(callee.module, base, depth + 1)
+            found = self.instance_key(ref, depth + 1) if ref is not None else None
+            if found is not None:
+                return found
+        return None
 
     def resolve_expr(
         self, summary: ModuleSummary, node: cst.BaseExpression, depth: int = 0
