@@ -1,4 +1,21 @@
-"""pytest-jobledger: a static job ledger, a human-signed policy overlay, and a gate joining them."""
+"""pytest-jobledger: a static job ledger, a human-signed policy overlay, and a gate joining them.
+
+Data flows one way, one folder per stage:
+
+- ``extract/``: source files -> ledger rows, statically with libcst (nothing is imported or run);
+- ``ledger/``: the code lane: the ledger's records, the committed file, its diff, renames;
+- ``overlay/``: the human lane, read side: the overlay's records and every located refusal;
+- ``gate/``: the pure join of ledger and overlay, and the I/O shell with the status items;
+- ``findings``: the contract every presenter reads (kinds, findings, checks, the gate's result);
+- ``reporters/``: findings -> text, JSON, SARIF or GitHub commands for ``jobledger check``;
+- ``github/``: the GitHub Actions face (annotations, summary, the pytest plugin, the action);
+- ``plugin``: ``pytest --jobledger``, one pytest item per policy cell;
+- ``cli/``: the ``jobledger`` command, one module per subcommand;
+- ``stub/``: beside the chain, edits overlay text and never signs a cell.
+
+Shared by all: ``config`` (``[tool.jobledger]``), ``errors`` (located user errors), ``atomic``
+(durable writes) and ``text`` (one line, clipped, "did you mean").
+"""
 
 from __future__ import annotations
 

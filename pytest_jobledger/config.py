@@ -5,7 +5,7 @@ One :class:`Config` drives the command line, the pytest plugin and the action al
 
 from __future__ import annotations
 
-import difflib
+import os
 import re
 import sys
 from collections.abc import Mapping
@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from .errors import ConfigError
-from .model import FRAMEWORKS, RESOLVED_FIELDS
+from .ledger.model import FRAMEWORKS, RESOLVED_FIELDS
+from .text import did_you_mean
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -93,6 +94,19 @@ class Config:
     @property
     def overlay_path(self) -> Path:
         return self.root / self.overlay
+
+    @property
+    def overlay_display(self) -> str:
+        """The overlay's path as findings name it: relative to the root, ``/`` separators."""
+        return self.display(self.overlay_path)
+
+    @property
+    def ledger_display(self) -> str:
+        return self.display(self.ledger_path)
+
+    def display(self, path: os.PathLike[str] | str) -> str:
+        """``path`` relative to the root with ``/`` separators, as every message names files."""
+        return os.path.relpath(path, self.root).replace(os.sep, "/")
 
     @property
     def all_excludes(self) -> tuple[str, ...]:
@@ -265,6 +279,6 @@ def _decorator_spec(qualname: str, spec: Any, fail: Any) -> DecoratorSpec:
 
 
 def _did_you_mean(word: str, options: set[str]) -> str:
-    close = difflib.get_close_matches(word, sorted(options), n=1)
+    close = did_you_mean(word, options)
     expected = ", ".join(sorted(options))
-    return f"; did you mean {close[0]!r}?" if close else f"; expected one of: {expected}"
+    return f"; did you mean {close!r}?" if close else f"; expected one of: {expected}"

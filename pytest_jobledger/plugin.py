@@ -6,9 +6,10 @@ filter), or through the normal walk when the overlay file itself is among the co
 ``pytest --jobledger overlays/job_policy.yaml::<job>::<cell>`` runs one item. Collection is
 deterministic, so every pytest-xdist worker collects the same items.
 
-Node ids are ``<overlay path relative to rootdir>::<job>::<cell>``; see :mod:`pytest_jobledger.join`
-for the names of items that are not cells, and :mod:`pytest_jobledger.gate` for the two status
-items (``jobledger-status::overlay-valid`` and ``jobledger-status::ledger-fresh``).
+Node ids are ``<overlay path relative to rootdir>::<job>::<cell>``; see
+:mod:`pytest_jobledger.gate.join` for the names of items that are not cells, and
+:mod:`pytest_jobledger.gate.status` for the two status items
+(``jobledger-status::overlay-valid`` and ``jobledger-status::ledger-fresh``).
 """
 
 from __future__ import annotations
@@ -22,13 +23,11 @@ import pytest
 
 from .config import Config, load_config
 from .errors import JobledgerError
-from .findings import Finding, one_line
-from .gate import GateResult, evaluate
-from .join import Check
+from .findings import FINDING_PROPERTY, Check, Finding, GateResult
+from .gate import evaluate
+from .text import one_line
 
 MARKER = "jobledger"
-#: The key of the ``user_properties`` entry a failing item carries: ``Finding.to_json()``.
-FINDING_PROPERTY = "jobledger_finding"
 
 
 @dataclass
@@ -84,7 +83,7 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", f"{MARKER}: a job ledger gate item (select them with -m {MARKER})"
     )
-    if not _enabled(config):
+    if not gate_enabled(config):
         return
     base = config.invocation_params.dir
     root = config.getoption("jobledger_root")
@@ -105,9 +104,15 @@ def gate_config(config: pytest.Config) -> Config:
     return config.stash[_STATE].config
 
 
-def _enabled(config: pytest.Config) -> bool:
-    option = config.getoption("jobledger")
-    return bool(option) if option is not None else bool(config.getini("jobledger"))
+def gate_enabled(config: pytest.Config) -> bool:
+    """Whether ``--jobledger`` (or its ini switch) asked for the ledger items."""
+    option = config.getoption("jobledger", default=None)
+    if option is not None:
+        return bool(option)
+    try:
+        return bool(config.getini("jobledger"))
+    except ValueError:  # the gate plugin is not registered (``-p no:jobledger``)
+        return False
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> OverlayFile | None:

@@ -1,8 +1,10 @@
 """Static extraction of job registrations with libcst; the scanned code is never imported.
 
-Stages: ``discovery`` (which files, which module names) -> ``symbols`` (one walk per file) ->
-``resolve`` (names across modules) -> ``frameworks`` + ``arguments`` (what a registration says)
--> ``engine`` (ledger rows and unsupported patterns).
+Stages: ``discovery`` (which files, which module names) -> ``loading`` (bytes to a summary, or a
+located problem) -> ``walker`` (one statement walk per file, filling ``records``) -> ``resolve``
+(names across modules) -> ``sites`` + ``matching`` + ``frameworks`` (what registers a job) ->
+``rows`` + ``arguments`` + ``values`` (what a registration says) -> ``engine`` (the driver).
+Extraction knows nothing of overlays, the gate or pytest.
 """
 
 from __future__ import annotations

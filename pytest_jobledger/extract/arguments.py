@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
-from ..model import RESOLVED_FIELDS, JSONValue
+from ..ledger.model import RESOLVED_FIELDS, JSONValue
 from .frameworks import FIELD_KINDS, Evaluation, Rules
 from .values import Known, Outcome, Unknown, not_literal, source_text
 

@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
-from ..model import Unsupported
 from .discovery import SourceFile
-from .symbols import Binding, ClassInfo, FunctionInfo, ModuleSummary, summarize
+from .loading import SourceLoader
+from .records import Binding, ClassInfo, FunctionInfo, ModuleSummary
 from .values import Outcome, Unknown, evaluate
 
 MAX_DEPTH = 24
@@ -54,16 +54,14 @@ class Ref:
 
 @dataclass
 class ProjectIndex:
-    """Every scanned file by module name, parsed on demand, with its parse problems recorded."""
+    """Every scanned file by module name, parsed on demand by its :class:`SourceLoader`."""
 
     files: Iterable[SourceFile]
-    max_file_bytes: int
+    loader: SourceLoader
     canonical: Mapping[str, str]
     instance_classes: frozenset[str]
     decorator_keys: frozenset[str]
     by_module: dict[str, SourceFile] = field(init=False)
-    problems: list[Unsupported] = field(default_factory=list, init=False)
-    _summaries: dict[str, ModuleSummary | None] = field(default_factory=dict, init=False)
 
     def __post_init__(self) -> None:
         self.by_module = {}
@@ -72,79 +70,9 @@ class ProjectIndex:
 
     # -- loading -----------------------------------------------------------------------------
 
-    def read(self, source: SourceFile) -> bytes | None:
-        try:
-            size = source.abs_path.stat().st_size
-            if size > self.max_file_bytes:
-                self._problem(
-                    source,
-                    1,
-                    "file-too-large",
-                    f"{size} bytes is over max_file_bytes ({self.max_file_bytes}); it was not "
-                    "parsed, so jobs it registers are missing. Raise [tool.jobledger] "
-                    "max_file_bytes, or add the file to exclude if it registers no jobs",
-                )
-                return None
-            return source.abs_path.read_bytes()
-        except OSError as exc:
-            self._problem(
-                source,
-                1,
-                "unreadable",
-                f"cannot read the file ({exc.strerror or exc}); fix or exclude it",
-            )
-            return None
-
-    def summary_for_file(
-        self, source: SourceFile, data: bytes | None = None
-    ) -> ModuleSummary | None:
-        key = source.rel_path
-        if key not in self._summaries:
-            if data is None:
-                data = self.read(source)
-            self._summaries[key] = None if data is None else self._parse(source, data)
-        return self._summaries[key]
-
     def summary_for_module(self, module: str) -> ModuleSummary | None:
         source = self.by_module.get(module)
-        return None if source is None else self.summary_for_file(source)
-
-    def _parse(self, source: SourceFile, data: bytes) -> ModuleSummary | None:
-        try:
-            tree = cst.parse_module(data)
-        except cst.ParserSyntaxError as exc:
-            self._problem(
-                source,
-                exc.raw_line,
-                "syntax-error",
-                f"cannot parse: {exc.message}; jobs in this file are not in the ledger until "
-                "it parses",
-            )
-            return None
-        except (SyntaxError, UnicodeDecodeError, LookupError) as exc:
-            self._problem(
-                source,
-                getattr(exc, "lineno", None) or 1,
-                "decode-error",
-                f"cannot decode the file ({_decode_reason(exc)}); save it as UTF-8 or fix its "
-                "coding cookie",
-            )
-            return None
-        except RecursionError:
-            self._problem(
-                source, 1, "syntax-error", "too deeply nested to parse; jobs in it are not listed"
-            )
-            return None
-        try:
-            return summarize(source, tree, data)
-        except RecursionError:
-            self._problem(
-                source, 1, "syntax-error", "too deeply nested to analyse; jobs in it are not listed"
-            )
-            return None
-
-    def _problem(self, source: SourceFile, line: int, pattern: str, message: str) -> None:
-        self.problems.append(Unsupported(source.rel_path, max(line, 1), pattern, message))
+        return None if source is None else self.loader.summary(source)
 
     # -- names -------------------------------------------------------------------------------
 
@@ -348,12 +276,3 @@ def _add_preset(ref: Ref, preset: Preset, *, called: bool) -> Ref:
 
 def _has_positional(call: cst.Call) -> bool:
     return any(not arg.keyword and not arg.star for arg in call.args)
-
-
-def _decode_reason(exc: BaseException) -> str:
-    if isinstance(exc, UnicodeDecodeError):
-        return f"byte 0x{exc.object[exc.start]:02x} at offset {exc.start} is not {exc.encoding}"
-    if isinstance(exc, LookupError):
-        return str(exc)
-    message = getattr(exc, "msg", None) or str(exc)
-    return str(message)

@@ -15,7 +15,8 @@ from typing import Any
 
 import libcst as cst
 
-from ..model import JSONValue
+from ..ledger.model import JSONValue
+from ..text import clip
 
 MAX_STRING = 10_000
 MAX_INT_BITS = 256
@@ -41,8 +42,7 @@ _EMPTY_MODULE = cst.Module(body=[])
 
 def source_text(node: cst.CSTNode, limit: int = 80) -> str:
     """The code of ``node`` on one line, shortened for messages."""
-    text = " ".join(_EMPTY_MODULE.code_for_node(node).split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    return clip(" ".join(_EMPTY_MODULE.code_for_node(node).split()), limit)
 
 
 def not_literal(node: cst.CSTNode) -> Unknown:

@@ -6,7 +6,8 @@ from collections.abc import Sequence
 
 from ..config import Config
 from ..findings import Finding
-from ..github import GitHubContext, annotation_lines, changed_files
+from ..github.commands import annotation_lines
+from ..github.context import GitHubContext, changed_files
 
 
 def report(findings: Sequence[Finding], config: Config) -> str:

@@ -15,55 +15,12 @@ from urllib.parse import quote
 from .. import __version__
 from ..config import Config
 from ..findings import Finding, Kind
-from ..github import GitHubContext, display_path, order_findings
+from ..github.commands import display_path, order_findings
+from ..github.context import GitHubContext
 
 SARIF_VERSION = "2.1.0"
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 INFORMATION_URI = "https://pypi.org/project/pytest-jobledger/"
-
-RULES: dict[Kind, tuple[str, str]] = {
-    Kind.UNSIGNED: (
-        "A required policy cell is missing, empty or holds a blocked value.",
-        "Sign the cell in the overlay with a real value; a job with no entry needs one.",
-    ),
-    Kind.NOT_YES_NO: (
-        "`idempotent` is not exactly the string yes or no.",
-        'Write `idempotent: "yes"` or `"no"` (quoted), so YAML 1.1 and 1.2 readers agree.',
-    ),
-    Kind.NOT_TEXT: (
-        "A policy cell holds a value that is not text (a number, list or mapping).",
-        "Write the cell as a quoted string.",
-    ),
-    Kind.ORPHAN: (
-        "An overlay entry names a job that is not in the ledger.",
-        "Rename the entry to the job's current id, or delete it if the job is gone.",
-    ),
-    Kind.LANE_MIXING: (
-        "An overlay entry carries a field that belongs to the ledger.",
-        "Remove the field from the overlay; the ledger states it from source.",
-    ),
-    Kind.UNKNOWN_KEY: (
-        "An overlay entry has a key the overlay schema does not know.",
-        "Fix the spelling or remove the key.",
-    ),
-    Kind.UNSUPPORTED: (
-        "A job registration the static parser cannot follow.",
-        "Register the job in a form the parser reads, or exclude the place on purpose.",
-    ),
-    Kind.DUPLICATE_ID: (
-        "Two registrations share one job id.",
-        "Rename one of the functions or give each a distinct registered name.",
-    ),
-    Kind.OVERLAY_INVALID: (
-        "The overlay does not parse or does not match its schema.",
-        "Fix the overlay at the reported line.",
-    ),
-    Kind.LEDGER_STALE: (
-        "The committed ledger differs from a fresh extraction.",
-        "Run `jobledger extract` and commit the result.",
-    ),
-}
-_FALLBACK = ("A policy cell fails the gate.", "See the message of each result.")
 
 
 def rule_id(kind: Kind) -> str:
@@ -80,8 +37,8 @@ def sarif_log(
         {
             "id": rule_id(kind),
             "name": "".join(part.capitalize() for part in kind.value.split("-")),
-            "shortDescription": {"text": RULES.get(kind, _FALLBACK)[0]},
-            "help": {"text": RULES.get(kind, _FALLBACK)[1]},
+            "shortDescription": {"text": kind.description},
+            "help": {"text": kind.help},
             "defaultConfiguration": {"level": "error"},
         }
         for kind in kinds

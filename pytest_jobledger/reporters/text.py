@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..config import Config
-from ..findings import Finding, one_line
+from ..findings import Finding
+from ..text import one_line
 
 
 def format_finding(finding: Finding) -> str:

@@ -16,7 +16,7 @@ import pytest
 
 from pytest_jobledger.config import load_config
 from pytest_jobledger.extract import extract_ledger
-from pytest_jobledger.model import Ledger
+from pytest_jobledger.ledger.model import Ledger
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 PROJECTS = sorted(p.parent for p in EXAMPLES.glob("*/pyproject.toml"))

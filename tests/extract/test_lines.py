@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from pytest_jobledger.config import load_config
-from pytest_jobledger.extract import extract_ledger, symbols
+from pytest_jobledger.extract import extract_ledger, walker
 
 HERE = Path(__file__).resolve().parent
 TREES = sorted(
@@ -28,7 +28,7 @@ def test_fallback_positions_give_the_same_ledger(
     def refuse(data: bytes) -> ast.Module | None:
         return None  # as when the file uses syntax newer than the running Python
 
-    monkeypatch.setattr(symbols, "twin_tree", refuse)
+    monkeypatch.setattr(walker, "twin_tree", refuse)
     assert extract_ledger(config).dumps() == fast
 
 

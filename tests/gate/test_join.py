@@ -6,13 +6,20 @@ import json
 from pathlib import Path
 
 from pytest_jobledger.config import Config
-from pytest_jobledger.findings import Finding, Kind
-from pytest_jobledger.gate import ledger_diff, ledger_status
-from pytest_jobledger.join import checks, join
-from pytest_jobledger.model import Job, Ledger, Unsupported
-from pytest_jobledger.overlay import parse_overlay
+from pytest_jobledger.findings import Check, Finding, Kind
+from pytest_jobledger.gate.join import findings as failing
+from pytest_jobledger.gate.join import join
+from pytest_jobledger.gate.status import ledger_status
+from pytest_jobledger.ledger.diff import ledger_diff
+from pytest_jobledger.ledger.model import Job, Ledger, Pattern, Unsupported
+from pytest_jobledger.overlay.model import Overlay
+from pytest_jobledger.overlay.reader import parse_overlay
 
 CONFIG = Config(root=Path("/project"))
+
+
+def checks(ledger: Ledger, overlay: Overlay | None, config: Config) -> list[Check]:
+    return list(join(ledger, overlay, config).checks)
 
 
 def job(job_id: str, line: int = 3, path: str = "src/acme/tasks.py", **fields: object) -> Job:
@@ -58,9 +65,9 @@ def test_signed_jobs_pass_every_cell() -> None:
 def test_order_is_stable_whatever_the_input_order() -> None:
     jobs = [job("acme.tasks.c"), job("acme.tasks.a"), job("acme.tasks.b", line=9)]
     text = "jobs:\n  acme.zzz: {}\n  acme.tasks.b:\n    queue: x\n"
-    unsupported = [Unsupported("src/z.py", 4, "factory-registration", "inside a factory")]
-    one = join(Ledger.build(jobs, unsupported), parse_overlay(text, "o.yaml"), CONFIG)
-    two = join(Ledger.build(jobs[::-1], unsupported), parse_overlay(text, "o.yaml"), CONFIG)
+    unsupported = [Unsupported("src/z.py", 4, Pattern.FACTORY_REGISTRATION, "inside a factory")]
+    one = failing(Ledger.build(jobs, unsupported), parse_overlay(text, "o.yaml"), CONFIG)
+    two = failing(Ledger.build(jobs[::-1], unsupported), parse_overlay(text, "o.yaml"), CONFIG)
     assert one == two
     assert [(f.job, f.cell) for f in one][-3:] == [
         ("acme.tasks.c", "purpose_accepted"),
@@ -72,7 +79,7 @@ def test_order_is_stable_whatever_the_input_order() -> None:
 def test_blocked_values_ignore_case_and_spacing() -> None:
     config = Config(root=Path("/p"), blocked_values=("unknown", "TBD"))
     text = overlay("acme.tasks.a").replace("drop it", '"  Unknown\\t"').replace("ops", " tbd ")
-    findings = join(Ledger.build([job("acme.tasks.a")]), parse_overlay(text, "o.yaml"), config)
+    findings = failing(Ledger.build([job("acme.tasks.a")]), parse_overlay(text, "o.yaml"), config)
     assert [(f.cell, f.kind) for f in findings] == [
         ("poison_policy", Kind.UNSIGNED),
         ("paging_owner", Kind.UNSIGNED),
@@ -86,14 +93,14 @@ def test_empty_and_null_are_unsigned_even_when_not_configured() -> None:
         .replace("drop it", '"   "')
         .replace("paging_owner: ops", "paging_owner: ~")
     )
-    findings = join(Ledger.build([job("acme.tasks.a")]), parse_overlay(text, "o.yaml"), config)
+    findings = failing(Ledger.build([job("acme.tasks.a")]), parse_overlay(text, "o.yaml"), config)
     assert [f.cell for f in findings] == ["poison_policy", "paging_owner"]
 
 
 def test_unreadable_overlay_skips_cells_but_not_ledger_problems() -> None:
     ledger = Ledger.build(
         [job("acme.tasks.a"), job("acme.tasks.a", line=9)],
-        [Unsupported("src/f.py", 2, "loop-registration", "in a loop")],
+        [Unsupported("src/f.py", 2, Pattern.LOOP_REGISTRATION, "in a loop")],
     )
     result = checks(ledger, None, CONFIG)
     assert [check.skipped is not None for check in result].count(True) == 5
@@ -106,7 +113,10 @@ def test_unreadable_overlay_skips_cells_but_not_ledger_problems() -> None:
 def test_unsupported_at_the_same_place_get_distinct_names() -> None:
     ledger = Ledger.build(
         [],
-        [Unsupported("src/f.py", 2, "a", "one"), Unsupported("src/f.py", 2, "b", "two")],
+        [
+            Unsupported("src/f.py", 2, Pattern.LOOP_REGISTRATION, "one"),
+            Unsupported("src/f.py", 2, Pattern.TOO_COMPLEX, "two"),
+        ],
     )
     names = [check.name for check in checks(ledger, parse_overlay("", "o.yaml"), CONFIG)]
     assert names == ["src/f.py:2::unsupported", "src/f.py:2-2::unsupported"]
@@ -114,7 +124,7 @@ def test_unsupported_at_the_same_place_get_distinct_names() -> None:
 
 def test_lane_mixing_names_where_the_value_really_lives() -> None:
     text = overlay("acme.tasks.a") + "    time_limit_s: 30\n"
-    [finding] = join(
+    [finding] = failing(
         Ledger.build([job("acme.tasks.a", line=41)]), parse_overlay(text, "o.yaml"), CONFIG
     )
     assert finding.kind is Kind.LANE_MIXING

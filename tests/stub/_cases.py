@@ -16,11 +16,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pytest_jobledger.config import DEFAULT_REQUIRED_CELLS
-from pytest_jobledger.model import Ledger
-from pytest_jobledger.stub import DEFAULT_BLOCKED, StubResult, stub_overlay
+from pytest_jobledger.config import DEFAULT_BLOCKED_VALUES, DEFAULT_REQUIRED_CELLS
+from pytest_jobledger.ledger.model import Ledger
+from pytest_jobledger.stub.plan import StubResult, stub_overlay
 
-CASES = Path(__file__).parent / "cases"
+CASES = Path(__file__).resolve().parent.parent / "cases" / "stub"
 UPDATE = os.environ.get("JOBLEDGER_UPDATE_GOLDEN") == "1"
 
 
@@ -55,7 +55,7 @@ class Case:
             ledger,
             self.ledger("previous.json"),
             required_cells=tuple(options.get("required_cells", DEFAULT_REQUIRED_CELLS)),
-            blocked_values=tuple(options.get("blocked_values", DEFAULT_BLOCKED)),
+            blocked_values=tuple(options.get("blocked_values", DEFAULT_BLOCKED_VALUES)),
             renames=bool(options.get("renames", False)),
             schema=options.get("schema"),
         )

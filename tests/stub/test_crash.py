@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from pytest_jobledger import cli
-from pytest_jobledger.commands import stub as stub_command
-from pytest_jobledger.model import Job, Ledger
+from pytest_jobledger.cli import stub as stub_command
+from pytest_jobledger.ledger.model import Job, Ledger
 
 SIGNED = 'jobs:\n  acme.billing.capture:  # signed\n    idempotent: "yes"\n'
 
@@ -62,8 +62,8 @@ def test_a_failure_mid_write_leaves_the_old_file_whole(
 KILLED_MID_WRITE = """
 import os, signal, sys
 from pytest_jobledger import cli
-from pytest_jobledger.commands import stub as stub_command
-from pytest_jobledger.model import Job, Ledger
+from pytest_jobledger.cli import stub as stub_command
+from pytest_jobledger.ledger.model import Job, Ledger
 
 jobs = [Job(id=i, function=i.rpartition(".")[2], module="acme.billing", path="src/a.py", line=1,
             framework="celery", decorator="celery.shared_task") for i in sys.argv[1:]]

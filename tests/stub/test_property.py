@@ -14,9 +14,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from ruamel.yaml import YAML
 
-from pytest_jobledger.model import Job, Ledger
-from pytest_jobledger.stub import stub_overlay
-from pytest_jobledger.stub_emit import scalar
+from pytest_jobledger.ledger.model import Job, Ledger
+from pytest_jobledger.stub.emit import scalar
+from pytest_jobledger.stub.plan import stub_overlay
 
 from .test_golden import only_added
 

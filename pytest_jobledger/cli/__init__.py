@@ -1,0 +1,71 @@
+"""The ``jobledger`` command: one subcommand per module of this package.
+
+Each subcommand module has ``NAME``, ``HELP``, ``add_arguments(parser)`` and ``run(args)``; adding
+one is a module here and a line in :data:`COMMANDS`.
+
+Exit codes, for every subcommand: 0 clean, 1 findings or problems reported, 2 usage or
+configuration error. A user's mistake is printed as ``path:line: message``, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from types import ModuleType
+
+from .. import __version__
+from ..errors import JobledgerError
+from . import check, extract, stub
+
+COMMANDS: tuple[ModuleType, ...] = (extract, check, stub)
+
+EXIT_OK = 0
+EXIT_FINDINGS = 1
+EXIT_USAGE = 2
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="jobledger",
+        description="Keep background-job documentation honest: "
+        "extract the ledger, check the overlay.",
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for command in COMMANDS:
+        child = sub.add_parser(command.NAME, help=command.HELP, description=command.HELP)
+        add_common_arguments(child)
+        command.add_arguments(child)
+        child.set_defaults(run=command.run)
+    return parser
+
+
+def add_common_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--root",
+        metavar="DIR",
+        help="project root (default: the folder of the nearest pyproject.toml above here)",
+    )
+    parser.add_argument(
+        "--config",
+        metavar="FILE",
+        help="TOML file with a [tool.jobledger] table (default: ROOT/pyproject.toml)",
+    )
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        code: int = args.run(args)
+    except JobledgerError as error:
+        print(f"jobledger: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        return 130
+    return code
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

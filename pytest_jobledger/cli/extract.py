@@ -1,0 +1,58 @@
+"""``jobledger extract``: write the ledger for the tree, report what could not be followed."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from ..extract import extract_ledger
+from ..ledger.model import Ledger
+from ..ledger.store import write_ledger
+from .common import config_from_args
+
+NAME = "extract"
+HELP = "parse the tree statically and write the job ledger (never imports the code)"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "-o",
+        "--output",
+        metavar="PATH",
+        help="where to write the ledger; '-' prints it (default: the configured ledger path)",
+    )
+
+
+def problem_lines(ledger: Ledger) -> list[str]:
+    """Every problem as ``path:line: message``, in the ledger's stable order."""
+    lines = [f"{item.location}: {item.message}" for item in ledger.unsupported]
+    for job_id, rows in sorted(ledger.duplicate_ids().items()):
+        places = ", ".join(row.location for row in rows)
+        for row in rows:
+            lines.append(
+                f"{row.location}: duplicate job id {job_id!r} (registered at {places}); "
+                "rename one of the functions or give each a distinct registered name"
+            )
+    return lines
+
+
+def run(args: argparse.Namespace) -> int:
+    config = config_from_args(args)
+    ledger = extract_ledger(config)
+    text = ledger.dumps()
+    if args.output == "-":
+        sys.stdout.write(text)
+        target = "stdout"
+    else:
+        path = Path(args.output) if args.output else config.ledger_path
+        write_ledger(path, ledger)
+        target = str(path)
+    problems = problem_lines(ledger)
+    for line in problems:
+        print(line, file=sys.stderr)
+    print(
+        f"jobledger: wrote {target}: {len(ledger.jobs)} jobs, {len(problems)} problems",
+        file=sys.stderr,
+    )
+    return 1 if problems else 0

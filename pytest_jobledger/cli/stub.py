@@ -1,0 +1,132 @@
+"""``jobledger stub``: add a placeholder overlay entry for every unsigned job, touching no byte.
+
+The core (:func:`pytest_jobledger.stub.plan.stub_overlay`) is pure; this module reads the fresh
+ledger, the committed ledger (the rename evidence) and the overlay, and writes the result
+atomically while holding the overlay's lock, so two stubs at once, or a crash mid-write, never
+lose a human edit.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+from ..atomic import atomic_write, locked
+from ..config import Config
+from ..errors import OverlayError
+from ..extract import extract_ledger
+from ..ledger.model import Ledger
+from ..ledger.store import committed_ledger
+from ..overlay.schema import schema, schema_resource
+from ..stub.plan import StubResult, stub_overlay
+from .common import config_from_args
+
+NAME = "stub"
+HELP = "add a placeholder overlay entry for every unsigned job (it never signs anything)"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--check",
+        action="store_true",
+        help="change nothing; exit 1 if the stub would change the overlay (for pre-commit)",
+    )
+    parser.add_argument(
+        "--renames",
+        action="store_true",
+        help="also move a signed entry to its job's new id when the rename is unambiguous",
+    )
+
+
+def read_overlay(path: Path, label: str) -> str | None:
+    """The overlay's exact text (no newline translation), or ``None`` when there is no file."""
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return None
+    except OSError as error:
+        raise OverlayError(f"cannot read the overlay: {error.strerror}", path=label) from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = data[: error.start].count(b"\n") + 1
+        raise OverlayError(
+            "the overlay is not UTF-8 text; save it as UTF-8, nothing was written",
+            path=label,
+            line=line,
+        ) from None
+
+
+def read_previous(config: Config) -> Ledger | None:
+    """The committed ledger, if there is a readable one: where an orphan's old name is found."""
+    ledger, problem = committed_ledger(config.ledger_path)
+    if problem is not None:
+        print(
+            f"jobledger: {config.ledger}: cannot read the committed ledger ({problem}); renames "
+            "cannot be detected this time",
+            file=sys.stderr,
+        )
+    return ledger
+
+
+def schema_reference(overlay: Path) -> str:
+    """What a new overlay's ``yaml-language-server`` line points at: the schema's ``$id`` when it
+    has one, else the packaged schema's path relative to the overlay (right for a project venv)."""
+    published = schema().get("$id")
+    if isinstance(published, str) and published:
+        return published
+    return Path(os.path.relpath(str(schema_resource()), overlay.parent.resolve())).as_posix()
+
+
+def run(args: argparse.Namespace) -> int:
+    config = config_from_args(args)
+    ledger = extract_ledger(config)
+    previous = read_previous(config)
+    path = config.overlay_path
+    label = config.overlay
+    with locked(path):
+        text = read_overlay(path, label)
+        result = stub_overlay(
+            text,
+            ledger,
+            previous,
+            required_cells=config.required_cells,
+            blocked_values=config.blocked_values,
+            renames=args.renames,
+            path=label,
+            schema=schema_reference(path) if text is None else None,
+        )
+        if args.check:
+            report(result, label, check=True)
+            return 1 if result.changed else 0
+        if result.changed:
+            if read_overlay(path, label) != text:
+                raise OverlayError(
+                    "the overlay changed while the stub was running (an editor saved it?); "
+                    "nothing was written, run the stub again",
+                    path=label,
+                )
+            try:
+                atomic_write(path, result.text.encode("utf-8"))
+            except OSError as error:
+                raise OverlayError(
+                    f"cannot write the overlay ({error.strerror or error}); the old file is "
+                    "unchanged",
+                    path=label,
+                ) from None
+    report(result, label, check=False)
+    return 0
+
+
+def report(result: StubResult, label: str, *, check: bool) -> None:
+    """Each fact on its own line, then a one-line summary (stdout: this is the command's output)."""
+    for line in result.report_lines():
+        print(f"{label}: {line}")
+    verb = "would change" if check else ("created" if result.original is None else "updated")
+    if not result.changed:
+        print(f"{label}: up to date, nothing to add")
+        return
+    counts = f"{len(result.added)} added, {len(result.moved)} moved"
+    print(f"{label}: {verb} ({counts})")

@@ -1,0 +1,47 @@
+"""Which framework a resolved decorator belongs to: a configured homegrown decorator first, then
+the rules each framework declares for its canonical keys."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from ..config import Config, DecoratorSpec
+from ..ledger.model import RESOLVED_FIELDS
+from .frameworks import CUSTOM, FRAMEWORKS, Rules
+from .resolve import Ref
+
+
+@dataclass(frozen=True)
+class Match:
+    framework: str
+    rules: Rules
+    decorator: str
+    spec: DecoratorSpec | None = None
+
+
+def match(ref: Ref, config: Config) -> Match | None:
+    """The framework and rules of the decorator ``ref`` names, or ``None`` if it is not one."""
+    for name in sorted(ref.names | {ref.qualname}):
+        spec = config.decorators.get(name)
+        if spec is not None:
+            if spec.framework is None:
+                unmapped = {
+                    field: f"no argument of {spec.qualname} is mapped to {field} in "
+                    "[tool.jobledger.decorators]"
+                    for field in RESOLVED_FIELDS
+                    if field not in spec.fields
+                }
+                rules = replace(
+                    CUSTOM.with_overrides(spec.fields, spec.time_unit), not_applicable=unmapped
+                )
+                return Match("custom", rules, spec.qualname, spec)
+            base = FRAMEWORKS[spec.framework].decorators
+            framework_rules = next(iter(base.values()))
+            rules = framework_rules.with_overrides(spec.fields, spec.time_unit)
+            return Match(spec.framework, rules, spec.qualname, spec)
+    for framework in FRAMEWORKS.values():
+        found = framework.decorators.get(ref.key)
+        if found is not None:
+            shown = ref.qualname if "()" in ref.key else ref.key
+            return Match(framework.name, found, shown)
+    return None

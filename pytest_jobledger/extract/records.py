@@ -1,0 +1,134 @@
+"""What one walk over a module records: its module-level bindings and every place that could
+register a job, each with its context. Plain records; the walk itself is in :mod:`.walker`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import libcst as cst
+
+from .discovery import SourceFile
+
+
+@dataclass(frozen=True)
+class Binding:
+    """One statement that binds a module-level name.
+
+    ``kind`` is ``import`` (``target`` is the dotted name imported), ``assign`` (``value`` is the
+    expression), ``def``, ``class`` or ``other`` (any other rebinding: loops, ``global``, ``del``…).
+    """
+
+    kind: str
+    line: int
+    target: str | None = None
+    value: cst.BaseExpression | None = None
+
+
+@dataclass(frozen=True)
+class Context:
+    """Where a registration sits: it is only followable at module level (or in a class body)."""
+
+    in_function: tuple[str, ...] = ()
+    in_loop: bool = False
+    classes: tuple[str, ...] = ()
+
+
+def _docstring_of(first: cst.CSTNode | None) -> str | None:
+    """The docstring a body starting with ``first`` has (read the way libcst reads a module's)."""
+    if not isinstance(first, cst.SimpleStatementLine):
+        return None
+    return cst.Module(body=[first]).get_docstring(clean=True)
+
+
+def first_statement(body: cst.BaseSuite) -> cst.CSTNode | None:
+    if isinstance(body, cst.IndentedBlock):
+        return body.body[0] if body.body else None
+    if isinstance(body, cst.SimpleStatementSuite) and body.body:
+        return cst.SimpleStatementLine(body=body.body)
+    return None
+
+
+@dataclass(frozen=True)
+class FunctionInfo:
+    """A function definition, holding only what extraction reads (not its body), so a parsed
+    module's tree can be freed once it is summarised."""
+
+    name: str
+    qualpath: str
+    line: int
+    params: cst.Parameters
+    first_statement: cst.CSTNode | None
+
+    def docstring(self) -> str | None:
+        """Read only for jobs: decoding every function's docstring would cost more than the walk."""
+        return _docstring_of(self.first_statement)
+
+
+@dataclass(frozen=True)
+class ClassInfo:
+    name: str
+    qualpath: str
+    line: int
+    first_statement: cst.CSTNode | None
+    bases: tuple[cst.BaseExpression, ...]
+    attributes: dict[str, cst.BaseExpression]
+
+    def docstring(self) -> str | None:
+        return _docstring_of(self.first_statement)
+
+
+@dataclass(frozen=True)
+class DecoratorSite:
+    """``@decorator`` on a function or class; ``line`` is the ``@`` line."""
+
+    decorator: cst.BaseExpression
+    line: int
+    target: FunctionInfo | ClassInfo
+    context: Context
+
+
+@dataclass(frozen=True)
+class CallSite:
+    """A call that might be a call-style registration (``app.task(fn)``, ``register_task(X())``)."""
+
+    call: cst.Call
+    line: int
+    context: Context
+
+
+@dataclass
+class ModuleSummary:
+    source: SourceFile
+    bindings: dict[str, list[Binding]] = field(default_factory=dict)
+    star_imports: list[str] = field(default_factory=list)
+    decorated: list[DecoratorSite] = field(default_factory=list)
+    calls: list[CallSite] = field(default_factory=list)
+    functions: dict[str, FunctionInfo] = field(default_factory=dict)
+    classes: dict[str, ClassInfo] = field(default_factory=dict)
+
+    def bind(self, name: str, binding: Binding) -> None:
+        self.bindings.setdefault(name, []).append(binding)
+
+
+def dotted_name(node: cst.BaseExpression) -> str | None:
+    """``a.b.c`` for a chain of names and attributes, else ``None``."""
+    if isinstance(node, cst.Name):
+        return node.value
+    if isinstance(node, cst.Attribute):
+        head = dotted_name(node.value)
+        return f"{head}.{node.attr.value}" if head is not None else None
+    return None
+
+
+def replace_context(
+    context: Context,
+    *,
+    in_function: tuple[str, ...] | None = None,
+    in_loop: bool | None = None,
+    classes: tuple[str, ...] | None = None,
+) -> Context:
+    return Context(
+        in_function=context.in_function if in_function is None else in_function,
+        in_loop=context.in_loop if in_loop is None else in_loop,
+        classes=context.classes if classes is None else classes,
+    )

@@ -1,0 +1,212 @@
+"""A matched registration's arguments read into a ledger row: presets, site arguments, then the
+defaults that apply where the registration sets nothing (a homegrown decorator's literal parameter
+defaults, a Celery ``base=`` class's literal attributes)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+
+import libcst as cst
+
+from ..config import Config
+from ..ledger.model import Job
+from .arguments import CallArguments, ParameterDefault, Reading, read
+from .matching import Match
+from .records import ClassInfo, FunctionInfo, ModuleSummary
+from .resolve import ProjectIndex, Ref
+from .values import Outcome
+
+_MAX_BASE_DEPTH = 8
+
+_DefaultSource = Callable[[str | int], ParameterDefault | None]
+
+
+@dataclass(frozen=True)
+class Scope:
+    """Evaluation in one module: what hooks and argument readers see."""
+
+    index: ProjectIndex
+    summary: ModuleSummary
+
+    def value(self, node: cst.BaseExpression) -> Outcome:
+        return self.index.value(self.summary, node)
+
+    def key_of(self, node: cst.BaseExpression) -> str | None:
+        ref = self.index.resolve_expr(self.summary, node)
+        return ref.key if ref is not None else None
+
+
+@dataclass(frozen=True)
+class RowBuilder:
+    """Builds :class:`Job` rows for one extraction."""
+
+    index: ProjectIndex
+    config: Config
+
+    def job(
+        self,
+        owner: ModuleSummary,
+        target: FunctionInfo | ClassInfo,
+        site_summary: ModuleSummary,
+        line: int,
+        match: Match,
+        ref: Ref,
+        args: Sequence[cst.Arg],
+    ) -> Job:
+        arguments = CallArguments()
+        for preset in ref.presets:
+            arguments.add(preset.args, Scope(self.index, preset.module))
+        arguments.add(args, Scope(self.index, site_summary))
+        defaults = _first_of(
+            self._parameter_defaults(ref, match), self._base_class_defaults(site_summary, args)
+        )
+        return self.build(
+            owner, target, site_summary, line, match, read(match.rules, arguments, defaults)
+        )
+
+    def build(
+        self,
+        owner: ModuleSummary,
+        target: FunctionInfo | ClassInfo,
+        site_summary: ModuleSummary,
+        line: int,
+        match: Match,
+        reading: Reading,
+    ) -> Job:
+        module = owner.source.module
+        job_id = f"{module}.{target.qualpath}" if module else target.qualpath
+        name = reading.fields.get("name")
+        if self.config.job_id == "registered-name" and isinstance(name, str):
+            job_id = name
+        fields = reading.fields
+        return Job(
+            id=job_id,
+            function=target.name,
+            module=module,
+            path=site_summary.source.rel_path,
+            line=line,
+            framework=match.framework,
+            decorator=match.decorator,
+            name=_text(fields.get("name")),
+            queue=_text(fields.get("queue")),
+            max_retries=_count(fields.get("max_retries")),
+            retry_delay_s=_number(fields.get("retry_delay_s")),
+            soft_time_limit_s=_number(fields.get("soft_time_limit_s")),
+            time_limit_s=_number(fields.get("time_limit_s")),
+            docstring=target.docstring() or None,
+            options=dict(sorted(reading.options.items())),
+            unresolved=dict(sorted(reading.unresolved.items())),
+            defaults=dict(sorted(reading.defaults.items())),
+        )
+
+    def class_attributes(
+        self, summary: ModuleSummary, klass: ClassInfo, depth: int
+    ) -> Iterator[tuple[ModuleSummary, str, cst.BaseExpression]]:
+        """Literal class attributes, inherited ones from scanned base classes first."""
+        if depth < _MAX_BASE_DEPTH:
+            for base in klass.bases:
+                ref = self.index.resolve_expr(summary, base)
+                if ref is not None and ref.klass is not None and ref.module is not None:
+                    yield from self.class_attributes(ref.module, ref.klass, depth + 1)
+        for name, value in klass.attributes.items():
+            if not name.startswith("_"):
+                yield summary, name, value
+
+    def _parameter_defaults(self, ref: Ref, match: Match) -> _Defaults | None:
+        if ref.function is None or ref.module is None or match.spec is None:
+            return None
+        where = (
+            f"parameter default of {match.spec.qualname} "
+            f"at {ref.module.source.rel_path}:{ref.function.line}"
+        )
+        return _Defaults(self.index, ref.module, ref.function.params, where)
+
+    def _base_class_defaults(
+        self, summary: ModuleSummary, args: Sequence[cst.Arg]
+    ) -> _ClassDefaults | None:
+        """Celery's ``base=SomeTask``: literal attributes of a base class in the scanned tree
+        (and of its scanned bases) apply where the registration sets nothing."""
+        base = next((a.value for a in args if a.keyword and a.keyword.value == "base"), None)
+        if base is None:
+            return None
+        ref = self.index.resolve_expr(summary, base)
+        if ref is None or ref.klass is None or ref.module is None:
+            return None
+        attributes = {
+            name: (owner, value)
+            for owner, name, value in self.class_attributes(ref.module, ref.klass, 0)
+        }
+        where = (
+            f"attribute of base class {ref.qualname} "
+            f"at {ref.module.source.rel_path}:{ref.klass.line}"
+        )
+        return _ClassDefaults(self.index, attributes, where)
+
+
+@dataclass(frozen=True)
+class _Defaults:
+    """Literal parameter defaults of a homegrown decorator defined in the scanned tree."""
+
+    index: ProjectIndex
+    summary: ModuleSummary
+    params: cst.Parameters
+    where: str
+
+    def __call__(self, selector: str | int) -> ParameterDefault | None:
+        params = self.params
+        positional = [*params.posonly_params, *params.params]
+        candidates = [*positional, *params.kwonly_params]
+        if isinstance(selector, int):
+            param = positional[selector] if selector < len(positional) else None
+        else:
+            param = next((p for p in candidates if p.name.value == selector), None)
+        if param is None or param.default is None:
+            return None
+        return ParameterDefault(self.index.value(self.summary, param.default), self.where)
+
+
+@dataclass(frozen=True)
+class _ClassDefaults:
+    """Literal class attributes (by keyword name) standing in for absent registration keywords."""
+
+    index: ProjectIndex
+    attributes: dict[str, tuple[ModuleSummary, cst.BaseExpression]]
+    where: str
+
+    def __call__(self, selector: str | int) -> ParameterDefault | None:
+        found = self.attributes.get(selector) if isinstance(selector, str) else None
+        if found is None:
+            return None
+        owner, value = found
+        return ParameterDefault(self.index.value(owner, value), self.where)
+
+
+def _first_of(*sources: _Defaults | _ClassDefaults | None) -> _DefaultSource | None:
+    """The first source that has a value for a selector, in order of precedence."""
+    present = [source for source in sources if source is not None]
+    if not present:
+        return None
+
+    def lookup(selector: str | int) -> ParameterDefault | None:
+        for source in present:
+            found = source(selector)
+            if found is not None:
+                return found
+        return None
+
+    return lookup
+
+
+def _text(value: object) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def _count(value: object) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _number(value: object) -> int | float | None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    return value

@@ -1,0 +1,177 @@
+"""Each place that could register a job, judged: a decorated definition, a call-style
+registration (``app.task(fn)``) or a task class handed to ``register_task``. A place that
+registers a job the parser cannot follow (inside a function, a loop, or something that is not a
+function of the module) becomes an :class:`Unsupported` entry, never a silent gap."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+import libcst as cst
+
+from ..config import Config
+from ..ledger.model import Job, Pattern, Unsupported
+from .arguments import CallArguments, read
+from .frameworks import FRAMEWORKS
+from .matching import Match, match
+from .records import CallSite, Context, DecoratorSite, FunctionInfo, ModuleSummary
+from .resolve import ProjectIndex, Ref
+from .rows import RowBuilder, Scope
+from .values import source_text
+
+
+@dataclass(frozen=True)
+class Sites:
+    """Turns one module's candidate places into jobs and unsupported entries."""
+
+    index: ProjectIndex
+    config: Config
+    rows: RowBuilder
+
+    def match(self, ref: Ref) -> Match | None:
+        return match(ref, self.config)
+
+    def _inside_configured_decorator(self, summary: ModuleSummary, context: Context) -> bool:
+        """The body of a configured homegrown decorator is its implementation, not a job."""
+        if not context.in_function:
+            return False
+        return f"{summary.source.module}.{context.in_function[0]}" in self.config.decorators
+
+    # -- decorator sites ---------------------------------------------------------------------
+
+    def decorator_site(
+        self, summary: ModuleSummary, site: DecoratorSite
+    ) -> Iterator[Job | Unsupported]:
+        node = site.decorator
+        callee, args = (node.func, node.args) if isinstance(node, cst.Call) else (node, ())
+        ref = self.index.resolve_expr(summary, callee)
+        match = self.match(ref) if ref is not None else None
+        if ref is None or match is None:
+            return
+        if self._inside_configured_decorator(summary, site.context):
+            return
+        problem = self._context_problem(summary, site.line, site.context, match, site.target.name)
+        if problem is not None:
+            yield problem
+            return
+        yield self.rows.job(summary, site.target, summary, site.line, match, ref, args)
+
+    # -- call sites --------------------------------------------------------------------------
+
+    def call_site(self, summary: ModuleSummary, site: CallSite) -> Iterator[Job | Unsupported]:
+        call = site.call
+        curried = isinstance(call.func, cst.Call)
+        callee = call.func.func if isinstance(call.func, cst.Call) else call.func
+        ref = self.index.resolve_expr(summary, callee)
+        if ref is None:
+            return
+        if not curried and self._is_register_method(ref):
+            yield from self._class_registration(summary, site, ref)
+            return
+        match = self.match(ref)
+        if match is None:
+            return
+        positional = [arg for arg in call.args if not arg.keyword and not arg.star]
+        if curried:
+            assert isinstance(call.func, cst.Call)
+            registration_args: Sequence[cst.Arg] = call.func.args
+        elif ref.called or match.rules.fn_first:
+            registration_args = [
+                arg for arg in call.args if positional and arg is not positional[0]
+            ]
+        else:
+            return
+        if not positional or self._inside_configured_decorator(summary, site.context):
+            return
+        target_node = positional[0].value
+        label = source_text(target_node, 40)
+        problem = self._context_problem(summary, site.line, site.context, match, label)
+        if problem is not None:
+            yield problem
+            return
+        target = self._local_function(summary, target_node)
+        if target is None:
+            yield Unsupported(
+                summary.source.rel_path,
+                site.line,
+                Pattern.DYNAMIC_REGISTRATION,
+                f"{match.decorator}({label}) registers something that is not a function defined "
+                "in this module, so the parser cannot tell which job it is; register the function "
+                "where it is defined (decorate its def), or exclude this file if it is not a job",
+            )
+            return
+        yield self.rows.job(summary, target, summary, site.line, match, ref, registration_args)
+
+    def _local_function(
+        self, summary: ModuleSummary, node: cst.BaseExpression
+    ) -> FunctionInfo | None:
+        if not isinstance(node, cst.Name):
+            return None
+        ref = self.index.resolve_name(summary, node.value)
+        if ref is None or ref.function is None or ref.module is not summary:
+            return None
+        return ref.function
+
+    def _is_register_method(self, ref: Ref) -> bool:
+        return any(ref.key in fw.register_methods for fw in FRAMEWORKS.values())
+
+    def _class_registration(
+        self, summary: ModuleSummary, site: CallSite, ref: Ref
+    ) -> Iterator[Job | Unsupported]:
+        framework = next(fw for fw in FRAMEWORKS.values() if ref.key in fw.register_methods)
+        assert framework.class_rules is not None
+        match = Match(framework.name, framework.class_rules, ref.qualname)
+        positional = [arg.value for arg in site.call.args if not arg.keyword and not arg.star]
+        if not positional:
+            return
+        node = positional[0]
+        label = source_text(node, 40)
+        problem = self._context_problem(summary, site.line, site.context, match, label)
+        if problem is not None:
+            yield problem
+            return
+        target_node = node.func if isinstance(node, cst.Call) else node
+        target = self.index.resolve_expr(summary, target_node)
+        if target is None or target.klass is None or target.module is None:
+            yield Unsupported(
+                summary.source.rel_path,
+                site.line,
+                Pattern.DYNAMIC_REGISTRATION,
+                f"{ref.qualname}({label}) registers a task class the parser cannot find in the "
+                "scanned tree; register a class defined in a scanned module",
+            )
+            return
+        owner = target.module
+        arguments = CallArguments()
+        for owner_summary, name, value in self.rows.class_attributes(owner, target.klass, 0):
+            arguments.add(
+                [cst.Arg(value=value, keyword=cst.Name(name))], Scope(self.index, owner_summary)
+            )
+        yield self.rows.build(
+            owner, target.klass, summary, site.line, match, read(match.rules, arguments)
+        )
+
+    def _context_problem(
+        self, summary: ModuleSummary, line: int, context: Context, match: Match, name: str
+    ) -> Unsupported | None:
+        path = summary.source.rel_path
+        if context.in_function:
+            where = ".".join(context.in_function)
+            return Unsupported(
+                path,
+                line,
+                Pattern.FACTORY_REGISTRATION,
+                f"{match.decorator} registers {name} inside {where}(), so the job only exists "
+                "when that function runs and the parser cannot know its id or arguments; "
+                "register it at module level, or exclude this file if it is not a real job",
+            )
+        if context.in_loop:
+            return Unsupported(
+                path,
+                line,
+                Pattern.LOOP_REGISTRATION,
+                f"{match.decorator} registers {name} inside a loop, so each pass registers a job "
+                "the parser cannot name; write one module-level registration per job",
+            )
+        return None

@@ -1,0 +1,402 @@
+"""One pass over a module's statements: what its module-level names are bound to, and every place
+that could register a job (decorated definitions, calls, classes), each with its context (the
+records it fills are in :mod:`.records`).
+
+Nothing here decides what a job is; that needs names resolved across modules (``resolve.py``) and a
+framework's rules (``frameworks/``). Keeping this pass dumb keeps it one walk per file.
+
+Speed: libcst's generic visitor and its PositionProvider each cost more than the parse itself, so
+this walks statements directly and reads line numbers from Python's own C parser (``ast``, which
+only parses, never runs), walking both trees in step and checking they agree node for node. If
+they ever disagree, or ``ast`` cannot read the file, it falls back to libcst's PositionProvider.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Sequence
+
+import libcst as cst
+from libcst.metadata import MetadataWrapper, PositionProvider
+
+from .discovery import SourceFile
+from .records import (
+    Binding,
+    CallSite,
+    ClassInfo,
+    Context,
+    DecoratorSite,
+    FunctionInfo,
+    ModuleSummary,
+    dotted_name,
+    first_statement,
+    replace_context,
+)
+
+
+def summarize(source: SourceFile, module: cst.Module, data: bytes | None = None) -> ModuleSummary:
+    tree = twin_tree(data) if data is not None else None
+    if tree is not None:
+        summary = ModuleSummary(source=source)
+        try:
+            _Walker(summary, None).block(module.body, tree.body, Context())
+            return summary
+        except _Misaligned:
+            pass
+    summary = ModuleSummary(source=source)
+    positions = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+    _Walker(summary, positions).block(module.body, None, Context())
+    return summary
+
+
+def twin_tree(data: bytes) -> ast.Module | None:
+    """Python's own parse of the same bytes, used only for line numbers (it runs nothing)."""
+    try:
+        return ast.parse(data)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+
+
+def _import_target(node: cst.ImportFrom, package: str) -> str | None:
+    """The absolute module a ``from … import`` reads from, or ``None`` if it climbs too high."""
+    module = dotted_name(node.module) if node.module is not None else ""
+    level = len(node.relative)
+    if level == 0:
+        return module
+    parts = package.split(".") if package else []
+    if level - 1 > len(parts):
+        return None
+    base = parts[: len(parts) - (level - 1)]
+    return ".".join([*base, module] if module else base)
+
+
+class _Misaligned(Exception):
+    """The libcst and ast trees disagree; line numbers are taken from libcst instead."""
+
+
+_AST_FOR: dict[type[cst.CSTNode], tuple[type[ast.AST], ...]] = {
+    cst.FunctionDef: (ast.FunctionDef, ast.AsyncFunctionDef),
+    cst.ClassDef: (ast.ClassDef,),
+    cst.If: (ast.If,),
+    cst.For: (ast.For, ast.AsyncFor),
+    cst.While: (ast.While,),
+    cst.With: (ast.With, ast.AsyncWith),
+    cst.Try: (ast.Try,),
+    cst.Assign: (ast.Assign,),
+    cst.AnnAssign: (ast.AnnAssign,),
+    cst.AugAssign: (ast.AugAssign,),
+    cst.Expr: (ast.Expr,),
+    cst.Return: (ast.Return,),
+    cst.Import: (ast.Import,),
+    cst.ImportFrom: (ast.ImportFrom,),
+    cst.Global: (ast.Global,),
+    cst.Del: (ast.Delete,),
+}
+if hasattr(ast, "TryStar"):  # Python 3.11+
+    _AST_FOR[cst.TryStar] = (ast.TryStar,)
+if hasattr(ast, "Match"):
+    _AST_FOR[cst.Match] = (ast.Match,)
+
+
+def _flatten(body: Sequence[cst.CSTNode]) -> list[cst.CSTNode]:
+    flat: list[cst.CSTNode] = []
+    for statement in body:
+        if isinstance(statement, cst.SimpleStatementLine):
+            flat.extend(statement.body)
+        else:
+            flat.append(statement)
+    return flat
+
+
+def _suite(body: cst.BaseSuite) -> Sequence[cst.CSTNode]:
+    return body.body
+
+
+class _Walker:
+    """Walks statements (not every expression node) of a libcst tree, optionally in step with the
+    ``ast`` tree of the same source for line numbers."""
+
+    def __init__(self, summary: ModuleSummary, positions: object | None) -> None:
+        self.summary = summary
+        self.positions = positions
+
+    # -- lines -------------------------------------------------------------------------------
+
+    def _line(self, node: cst.CSTNode, twin: ast.AST | None) -> int:
+        if twin is not None:
+            return int(getattr(twin, "lineno", 1))
+        if self.positions is None:
+            raise _Misaligned
+        position = self.positions[node]  # type: ignore[index]
+        return int(position.start.line)
+
+    def block(
+        self, body: Sequence[cst.CSTNode], twins: Sequence[ast.stmt] | None, context: Context
+    ) -> None:
+        flat = _flatten(body)
+        if twins is not None and len(twins) != len(flat):
+            raise _Misaligned
+        for index, statement in enumerate(flat):
+            twin = twins[index] if twins is not None else None
+            if twin is not None:
+                expected = _AST_FOR.get(type(statement))
+                if expected is not None and not isinstance(twin, expected):
+                    raise _Misaligned
+            self.statement(statement, twin, context)
+
+    def statement(self, node: cst.CSTNode, twin: ast.stmt | None, context: Context) -> None:
+        at_module = not context.in_function and not context.classes
+        if isinstance(node, cst.FunctionDef):
+            self.function(node, twin, context)
+        elif isinstance(node, cst.ClassDef):
+            self.klass(node, twin, context)
+        elif isinstance(node, cst.If):
+            self.if_chain(node, twin, context)
+        elif isinstance(node, cst.For):
+            if at_module:
+                self._bind_target(node.target, self._line(node, twin))
+            self._bodies(node, twin, replace_context(context, in_loop=True))
+        elif isinstance(node, cst.While):
+            self._bodies(node, twin, replace_context(context, in_loop=True))
+        elif isinstance(node, cst.With):
+            if at_module:
+                line = self._line(node, twin)
+                for item in node.items:
+                    if item.asname is not None:
+                        self._bind_target(item.asname.name, line)
+            self._bodies(node, twin, context)
+        elif isinstance(node, (cst.Try, cst.TryStar)):
+            self.try_statement(node, twin, context)
+        elif isinstance(node, cst.Match):
+            cases = getattr(twin, "cases", None)
+            if cases is not None and len(cases) != len(node.cases):
+                raise _Misaligned
+            for index, case in enumerate(node.cases):
+                self.block(_suite(case.body), cases[index].body if cases else None, context)
+        else:
+            self.small(node, twin, context, at_module)
+
+    def _bodies(
+        self, node: cst.For | cst.While | cst.With, twin: ast.stmt | None, context: Context
+    ) -> None:
+        self.block(_suite(node.body), getattr(twin, "body", None), context)
+        orelse = getattr(node, "orelse", None)
+        if orelse is not None:
+            self.block(_suite(orelse.body), getattr(twin, "orelse", None), context)
+
+    def if_chain(self, node: cst.If, twin: ast.stmt | None, context: Context) -> None:
+        self.block(_suite(node.body), getattr(twin, "body", None), context)
+        orelse = node.orelse
+        twin_else = getattr(twin, "orelse", None)
+        if isinstance(orelse, cst.If):
+            if twin_else is not None and (
+                len(twin_else) != 1 or not isinstance(twin_else[0], ast.If)
+            ):
+                raise _Misaligned
+            self.if_chain(orelse, twin_else[0] if twin_else else None, context)
+        elif isinstance(orelse, cst.Else):
+            self.block(_suite(orelse.body), twin_else, context)
+
+    def try_statement(
+        self, node: cst.Try | cst.TryStar, twin: ast.stmt | None, context: Context
+    ) -> None:
+        self.block(_suite(node.body), getattr(twin, "body", None), context)
+        handlers = getattr(twin, "handlers", None)
+        if handlers is not None and len(handlers) != len(node.handlers):
+            raise _Misaligned
+        at_module = not context.in_function and not context.classes
+        own: Sequence[cst.ExceptHandler | cst.ExceptStarHandler] = node.handlers
+        for index, handler in enumerate(own):
+            twin_handler = handlers[index] if handlers is not None else None
+            if at_module and handler.name is not None:
+                self._bind_target(handler.name.name, self._line(handler, twin_handler))
+            self.block(_suite(handler.body), getattr(twin_handler, "body", None), context)
+        if node.orelse is not None:
+            self.block(_suite(node.orelse.body), getattr(twin, "orelse", None), context)
+        if node.finalbody is not None:
+            self.block(_suite(node.finalbody.body), getattr(twin, "finalbody", None), context)
+
+    # -- definitions -------------------------------------------------------------------------
+
+    def _decorators(
+        self,
+        node: cst.FunctionDef | cst.ClassDef,
+        twin: ast.stmt | None,
+        target: FunctionInfo | ClassInfo,
+        context: Context,
+    ) -> None:
+        twin_decorators = getattr(twin, "decorator_list", None)
+        if twin_decorators is not None and len(twin_decorators) != len(node.decorators):
+            raise _Misaligned
+        for index, decorator in enumerate(node.decorators):
+            twin_decorator = twin_decorators[index] if twin_decorators is not None else None
+            line = self._line(decorator, twin_decorator)
+            self.summary.decorated.append(DecoratorSite(decorator.decorator, line, target, context))
+
+    def function(self, node: cst.FunctionDef, twin: ast.stmt | None, context: Context) -> None:
+        if twin is not None and getattr(twin, "name", None) != node.name.value:
+            raise _Misaligned
+        name = node.name.value
+        line = self._line(node.name, twin)
+        qualpath = ".".join([*context.classes, name]) if not context.in_function else name
+        info = FunctionInfo(name, qualpath, line, node.params, first_statement(node.body))
+        if not context.in_function:
+            self.summary.functions.setdefault(qualpath, info)
+        if not context.in_function and not context.classes:
+            self.summary.bind(name, Binding("def", line))
+        self._decorators(node, twin, info, context)
+        inner = replace_context(
+            context,
+            in_function=(*context.in_function, qualpath if not context.in_function else name),
+        )
+        self.block(_suite(node.body), getattr(twin, "body", None), inner)
+
+    def klass(self, node: cst.ClassDef, twin: ast.stmt | None, context: Context) -> None:
+        if twin is not None and getattr(twin, "name", None) != node.name.value:
+            raise _Misaligned
+        name = node.name.value
+        line = self._line(node.name, twin)
+        attributes: dict[str, cst.BaseExpression] = {}
+        for statement in _flatten(_suite(node.body)):
+            if isinstance(statement, cst.Assign) and len(statement.targets) == 1:
+                target = statement.targets[0].target
+                if isinstance(target, cst.Name):
+                    attributes[target.value] = statement.value
+            elif (
+                isinstance(statement, cst.AnnAssign)
+                and statement.value is not None
+                and isinstance(statement.target, cst.Name)
+            ):
+                attributes[statement.target.value] = statement.value
+        qualpath = ".".join([*context.classes, name]) if not context.in_function else name
+        info = ClassInfo(
+            name=name,
+            qualpath=qualpath,
+            line=line,
+            first_statement=first_statement(node.body),
+            bases=tuple(arg.value for arg in node.bases if not arg.keyword and not arg.star),
+            attributes=attributes,
+        )
+        if not context.in_function:
+            self.summary.classes.setdefault(qualpath, info)
+        if not context.in_function and not context.classes:
+            self.summary.bind(name, Binding("class", line))
+        self._decorators(node, twin, info, context)
+        inner = replace_context(context, classes=(*context.classes, name))
+        self.block(_suite(node.body), getattr(twin, "body", None), inner)
+
+    # -- small statements --------------------------------------------------------------------
+
+    def small(
+        self, node: cst.CSTNode, twin: ast.stmt | None, context: Context, at_module: bool
+    ) -> None:
+        if isinstance(node, cst.Import):
+            if at_module:
+                self.import_names(node, self._line(node, twin))
+        elif isinstance(node, cst.ImportFrom):
+            if at_module:
+                self.import_from(node, self._line(node, twin))
+        elif isinstance(node, cst.Assign):
+            line = self._line(node, twin)
+            if at_module:
+                for target in node.targets:
+                    if isinstance(target.target, cst.Name):
+                        self.summary.bind(
+                            target.target.value, Binding("assign", line, value=node.value)
+                        )
+                    else:
+                        self._bind_target(target.target, line)
+            self.calls(node.value, line, context)
+        elif isinstance(node, cst.AnnAssign):
+            if node.value is None:
+                return
+            line = self._line(node, twin)
+            if at_module and isinstance(node.target, cst.Name):
+                self.summary.bind(node.target.value, Binding("assign", line, value=node.value))
+            self.calls(node.value, line, context)
+        elif isinstance(node, cst.AugAssign):
+            line = self._line(node, twin)
+            if at_module:
+                self._bind_target(node.target, line)
+            self.calls(node.value, line, context)
+        elif isinstance(node, cst.Expr):
+            self.calls(node.value, self._line(node, twin), context)
+        elif isinstance(node, cst.Return):
+            if node.value is not None:
+                self.calls(node.value, self._line(node, twin), context)
+        elif isinstance(node, cst.Del):
+            if at_module:
+                self._bind_target(node.target, self._line(node, twin))
+        elif isinstance(node, cst.Global):
+            line = self._line(node, twin)
+            for item in node.names:
+                self.summary.bind(item.name.value, Binding("other", line))
+
+    def import_names(self, node: cst.Import, line: int) -> None:
+        for alias in node.names:
+            full = dotted_name(alias.name)
+            if full is None:
+                continue
+            if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
+                self.summary.bind(alias.asname.name.value, Binding("import", line, target=full))
+            else:
+                head = full.split(".")[0]
+                self.summary.bind(head, Binding("import", line, target=head))
+
+    def import_from(self, node: cst.ImportFrom, line: int) -> None:
+        base = _import_target(node, self.summary.source.package)
+        if isinstance(node.names, cst.ImportStar):
+            if base:
+                self.summary.star_imports.append(base)
+            return
+        for alias in node.names:
+            if not isinstance(alias.name, cst.Name):
+                continue
+            imported = alias.name.value
+            local = imported
+            if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
+                local = alias.asname.name.value
+            if base is None:
+                self.summary.bind(local, Binding("other", line))
+            else:
+                target = f"{base}.{imported}" if base else imported
+                self.summary.bind(local, Binding("import", line, target=target))
+
+    def _bind_target(self, target: cst.BaseExpression, line: int) -> None:
+        if isinstance(target, cst.Name):
+            self.summary.bind(target.value, Binding("other", line))
+        elif isinstance(target, (cst.Tuple, cst.List)):
+            for element in target.elements:
+                self._bind_target(element.value, line)
+        elif isinstance(target, cst.StarredElement):
+            self._bind_target(target.value, line)
+
+    # -- calls -------------------------------------------------------------------------------
+
+    def calls(self, node: cst.BaseExpression, line: int, context: Context) -> None:
+        """Calls that may register a job, in the shapes registrations take: the statement's own
+        value, calls nested in calls, and elements of literals and comprehensions (a
+        comprehension is a loop). Lines of nested calls are the statement's line."""
+        if isinstance(node, cst.Call):
+            func = node.func.func if isinstance(node.func, cst.Call) else node.func
+            if isinstance(func, (cst.Name, cst.Attribute)):
+                has_positional = any(not arg.keyword and not arg.star for arg in node.args)
+                registers = isinstance(func, cst.Attribute) and func.attr.value == "register_task"
+                if has_positional or registers:
+                    self.summary.calls.append(CallSite(node, line, context))
+            if isinstance(node.func, cst.Call):
+                self.calls(node.func, line, context)
+            for arg in node.args:
+                self.calls(arg.value, line, context)
+        elif isinstance(node, (cst.List, cst.Tuple, cst.Set)):
+            for element in node.elements:
+                self.calls(element.value, line, context)
+        elif isinstance(node, (cst.ListComp, cst.SetComp, cst.GeneratorExp)):
+            self.calls(node.elt, line, replace_context(context, in_loop=True))
+        elif isinstance(node, cst.DictComp):
+            self.calls(node.value, line, replace_context(context, in_loop=True))
+        elif isinstance(node, cst.Dict):
+            for item in node.elements:
+                self.calls(item.value, line, context)
+        elif isinstance(node, cst.Await):
+            self.calls(node.expression, line, context)

@@ -1,0 +1,215 @@
+"""How one cell is judged: signed, blocked, yes/no, text, a ledger field, an unknown key, an orphan.
+
+Pure: each method takes the ledger job and the overlay entry the join paired and returns one
+:class:`Check`, with a message that names the place and the fix.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from ..config import Config
+from ..findings import Check, Finding, Kind
+from ..ledger.model import LEDGER_KEYS, Job
+from ..overlay.model import Cell, Entry, Overlay
+from ..overlay.values import describe_value
+from ..text import did_you_mean
+
+IDEMPOTENT = "idempotent"
+YES_NO = ("yes", "no")
+ORPHAN_CELL = "orphan"
+
+#: Words YAML 1.1 readers (PyYAML) turn into booleans when unquoted, in any of three spellings.
+YAML11_BOOL_WORDS = ("yes", "no", "true", "false", "on", "off", "y", "n")
+
+#: Why a check is skipped when the overlay could not be read.
+SKIPPED = "the overlay could not be read; see the overlay status item"
+
+
+class CellRules:
+    """How each cell of one join is judged: the overlay's name and the configured cells."""
+
+    def __init__(self, config: Config, overlay: Overlay | None) -> None:
+        self.overlay = overlay
+        self.path = overlay.path if overlay is not None else config.overlay_display
+        self.required: tuple[str, ...] = tuple(dict.fromkeys(config.required_cells))
+        self.blocked = {value.strip().casefold() for value in config.blocked_values}
+        self._rank = {cell: index for index, cell in enumerate(self.required)}
+
+    def sort_key(self, check: Check) -> tuple[int, str, int, str]:
+        unsupported = check.finding is not None and check.finding.kind is Kind.UNSUPPORTED
+        section = 1 if unsupported else 0
+        rank = self._rank.get(check.cell, len(self._rank))
+        return (section, check.job, rank, check.cell)
+
+    # -- one required cell -------------------------------------------------------------------
+
+    def cell_check(self, job: Job, entry: Entry | None, cell: str) -> Check:
+        if self.overlay is None:
+            return Check(job.id, cell, job.path, job.line, skipped=SKIPPED)
+        if entry is None:
+            return self._fail(
+                Kind.UNSIGNED,
+                job.id,
+                cell,
+                job.path,
+                job.line,
+                f"Job {job.id} (registered at {job.location}) has no entry in {self.path}, so "
+                f"its {cell!r} cell is unsigned. {self._missing_file_hint()}Add `{job.id}:` under "
+                f"`jobs:` in {self.path} with every required cell ({', '.join(self.required)}), "
+                "each answered by the job's owner.",
+            )
+        found = entry.get(cell)
+        if found is None:
+            return self._fail(
+                Kind.UNSIGNED,
+                job.id,
+                cell,
+                self.path,
+                entry.line,
+                f"Job {job.id} has an entry at {self.path}:{entry.line} but no {cell!r} cell, so "
+                f"it is unsigned. Add `{cell}: ...` under the entry, answered by the job's owner.",
+            )
+        if self._blocked(found.value):
+            return self._fail(
+                Kind.UNSIGNED,
+                job.id,
+                cell,
+                self.path,
+                found.value_line,
+                f"Job {job.id}: the {cell!r} cell at {self.path}:{found.value_line} holds "
+                f"{describe_value(found.value)}, which counts as unsigned (blocked: empty, null, "
+                f"{self._blocked_list()}). Replace it with the real answer, agreed with the "
+                "job's owner.",
+            )
+        if cell == IDEMPOTENT:
+            return self._yes_no_check(job, found)
+        return self._text_check(job, found)
+
+    def _yes_no_check(self, job: Job, cell: Cell) -> Check:
+        value = cell.value
+        if value in YES_NO and cell.same_in_yaml11:
+            return Check(job.id, cell.key, self.path, cell.value_line)
+        where = f"Job {job.id}: the 'idempotent' cell at {self.path}:{cell.value_line}"
+        want = 'Write it quoted and lower-case, exactly `idempotent: "yes"` or `idempotent: "no"`'
+        if value in YES_NO:
+            detail = (
+                f"reads as the text {value!r} to YAML 1.2 readers but as the boolean "
+                f"{str(cell.yaml11).lower()} to PyYAML-based tools (YAML 1.1), because it is "
+                "not quoted; the same file must mean the same to every tool that reads it."
+            )
+        elif isinstance(value, bool) or (
+            isinstance(value, str) and value.strip().casefold() in YAML11_BOOL_WORDS
+        ):
+            detail = (
+                f'holds {describe_value(value)}, not exactly "yes" or "no". YAML 1.1 readers '
+                "such as PyYAML turn unquoted yes/no/on/off/y/n/true/false (in any case) into "
+                "booleans while YAML 1.2 readers keep most of them as text, so such an answer "
+                "means different things to different tools."
+            )
+            if not cell.same_in_yaml11:
+                detail += f" Here PyYAML-based tools read it as {describe_value(cell.yaml11)}."
+        else:
+            detail = f'holds {describe_value(value)}; it must be exactly "yes" or "no".'
+            if not cell.same_in_yaml11:
+                detail += f" PyYAML-based tools read it as {describe_value(cell.yaml11)}."
+        return self._fail(
+            Kind.NOT_YES_NO,
+            job.id,
+            cell.key,
+            self.path,
+            cell.value_line,
+            f"{where} {detail} {want}, which every YAML reader reads as the same text.",
+        )
+
+    def _text_check(self, job: Job, cell: Cell) -> Check:
+        value = cell.value
+        where = f"Job {job.id}: the {cell.key!r} cell at {self.path}:{cell.value_line}"
+        if not isinstance(value, str):
+            detail = (
+                f"holds {describe_value(value)}, not text. A signed cell is a sentence or a name; "
+                f'if you meant the text, quote it: `{cell.key}: "..."`.'
+            )
+        elif not cell.same_in_yaml11:
+            detail = (
+                f"reads as the text {value!r} to YAML 1.2 readers but as "
+                f"{describe_value(cell.yaml11)} to PyYAML-based tools (YAML 1.1). Quote it "
+                f'(`{cell.key}: "{value}"`) so every tool reads the same text.'
+            )
+        else:
+            return Check(job.id, cell.key, self.path, cell.value_line)
+        return self._fail(
+            Kind.NOT_TEXT, job.id, cell.key, self.path, cell.value_line, f"{where} {detail}"
+        )
+
+    # -- keys that are not required cells ----------------------------------------------------
+
+    def extra_key_checks(self, job: Job, entry: Entry) -> Iterable[Check]:
+        for cell in entry.cells:
+            if cell.key in self._rank:
+                continue
+            if cell.key in LEDGER_KEYS:
+                yield self._fail(
+                    Kind.LANE_MIXING,
+                    job.id,
+                    cell.key,
+                    self.path,
+                    cell.key_line,
+                    f"Job {job.id}: {cell.key!r} at {self.path}:{cell.key_line} is a ledger field; "
+                    "the ledger reads it from the code and the overlay holds only signed policy. "
+                    f"Delete the line here; if the value is wrong, change the registration at "
+                    f"{job.location} and run `jobledger extract`.",
+                )
+            else:
+                yield self._fail(
+                    Kind.UNKNOWN_KEY,
+                    job.id,
+                    cell.key,
+                    self.path,
+                    cell.key_line,
+                    f"Job {job.id}: unknown key {cell.key!r} at {self.path}:{cell.key_line}"
+                    f"{_suggest(cell.key, self.required)}. An entry holds only the required "
+                    f"cells ({', '.join(self.required)}); rename or delete the key.",
+                )
+
+    def orphan_check(self, entry: Entry, known: Sequence[str]) -> Check:
+        return self._fail(
+            Kind.ORPHAN,
+            entry.job,
+            ORPHAN_CELL,
+            self.path,
+            entry.line,
+            f"The entry {entry.job} at {self.path}:{entry.line} matches no job in the ledger"
+            f"{_suggest(entry.job, known)}. The job was renamed, moved or deleted: rename the "
+            "entry to the job's new id (keeping its signed cells) or delete it.",
+        )
+
+    # -- helpers -----------------------------------------------------------------------------
+
+    def _fail(self, kind: Kind, job: str, cell: str, path: str, line: int, message: str) -> Check:
+        return Check.failed(
+            Finding(kind=kind, job=job, cell=cell, path=path, line=line, message=message)
+        )
+
+    def _blocked(self, value: Any) -> bool:
+        if value is None:
+            return True
+        if not isinstance(value, str):
+            return False
+        folded = value.strip().casefold()
+        return folded == "" or folded in self.blocked
+
+    def _blocked_list(self) -> str:
+        words = sorted(word for word in self.blocked if word)
+        return ", ".join(repr(word) for word in words) if words else "nothing else"
+
+    def _missing_file_hint(self) -> str:
+        if self.overlay is not None and not self.overlay.exists:
+            return f"({self.path} does not exist yet; create it.) "
+        return ""
+
+
+def _suggest(word: str, options: Iterable[str]) -> str:
+    close = did_you_mean(word, options, cutoff=0.75)
+    return f" (did you mean {close}?)" if close else ""

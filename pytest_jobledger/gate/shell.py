@@ -1,0 +1,36 @@
+"""The gate's I/O shell: extract, read the overlay and the committed ledger, then join.
+
+``jobledger check`` and ``pytest --jobledger`` both call :func:`evaluate`, so they report the same
+checks: the two status items first, then the join's.
+"""
+
+from __future__ import annotations
+
+from ..config import Config
+from ..errors import OverlayError
+from ..extract import extract_ledger
+from ..findings import GateResult
+from ..ledger.model import Ledger
+from ..ledger.store import committed_text
+from ..overlay.model import Overlay
+from ..overlay.reader import load_overlay
+from .join import join
+from .status import ledger_status, overlay_status
+
+
+def evaluate(config: Config, *, ledger: Ledger | None = None) -> GateResult:
+    """Run the gate for ``config`` (``ledger`` replaces a fresh extraction, for tests)."""
+    fresh = extract_ledger(config) if ledger is None else ledger
+    display = config.overlay_display
+    overlay: Overlay | None
+    try:
+        overlay = load_overlay(config.overlay_path, display)
+        error = None
+    except OverlayError as exc:
+        overlay, error = None, exc
+    status = (
+        overlay_status(error, display),
+        ledger_status(committed_text(config.ledger_path), fresh, config),
+    )
+    joined = join(fresh, overlay, config)
+    return GateResult(status + joined.checks, joined.jobs)

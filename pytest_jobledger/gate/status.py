@@ -1,0 +1,58 @@
+"""The gate's two session-level status items: the overlay is usable, and the ledger is fresh.
+
+They come first, so a run cannot pass when something outside the per-cell items is wrong.
+"""
+
+from __future__ import annotations
+
+from ..config import Config
+from ..errors import OverlayError
+from ..findings import Check, Finding, Kind
+from ..ledger.diff import first_difference, ledger_diff
+from ..ledger.model import Ledger
+
+STATUS_JOB = "jobledger-status"
+OVERLAY_STATUS = "overlay-valid"
+LEDGER_STATUS = "ledger-fresh"
+
+
+def overlay_status(error: OverlayError | None, display: str) -> Check:
+    """The overlay parsed and matches the schema, or one located finding saying why not."""
+    if error is None:
+        return Check(STATUS_JOB, OVERLAY_STATUS, display, 1)
+    line = error.line or 1
+    finding = Finding(
+        kind=Kind.OVERLAY_INVALID,
+        job=STATUS_JOB,
+        cell=OVERLAY_STATUS,
+        path=display,
+        line=line,
+        message=(
+            f"The overlay {display} cannot be used (line {line}): {error.message}. Until it reads "
+            "cleanly no cell can be judged, so the per-cell items are skipped."
+        ),
+    )
+    return Check.failed(finding)
+
+
+def ledger_status(committed: str | None, fresh: Ledger, config: Config) -> Check:
+    """The committed ledger (when there is one) is byte for byte what the code gives now."""
+    display = config.ledger_display
+    expected = fresh.dumps()
+    if committed is None or committed == expected:
+        return Check(STATUS_JOB, LEDGER_STATUS, display, 1)
+    line = first_difference(committed, expected)
+    finding = Finding(
+        kind=Kind.LEDGER_STALE,
+        job=STATUS_JOB,
+        cell=LEDGER_STATUS,
+        path=display,
+        line=line,
+        message=(
+            f"The committed ledger {display} differs from a fresh extraction of the code (first "
+            f"difference at line {line}): {ledger_diff(committed, fresh)}. The ledger is compiler "
+            "output: run `jobledger extract` and commit the result; a value that is wrong is "
+            "fixed in the code, never in the ledger."
+        ),
+    )
+    return Check.failed(finding)

@@ -1,0 +1,9 @@
+"""The GitHub Actions face: annotations, the Actions context, the job summary, the pytest plugin
+that presents findings in a workflow, and the composite action's entry point.
+
+- ``commands``: workflow commands (escaped) and annotations for findings;
+- ``context``: the Actions environment, the files a pull request changed, step outputs;
+- ``summary``: the Markdown job summary within GitHub's byte limit;
+- ``plugin``: the ``jobledger_github`` pytest plugin (annotations, summary, SARIF, outputs);
+- ``action``: what ``action.yml`` runs (``python -m pytest_jobledger.github.action``).
+"""

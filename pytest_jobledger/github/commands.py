@@ -1,0 +1,127 @@
+"""GitHub workflow commands for findings: escaping, paths, PR-first order and the per-step cap.
+
+Pure functions over :class:`~pytest_jobledger.findings.Finding`, shared by the pytest plugin
+(:mod:`pytest_jobledger.github.plugin`) and ``jobledger check --format github``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+from ..findings import Finding
+from ..text import clip
+
+#: GitHub shows at most 10 error annotations per step (and 50 per job); the rest are dropped
+#: silently, so we emit up to this many and then say how many more there are.
+ANNOTATION_LIMIT = 10
+
+#: An annotation is a pointer, not the report; very long messages are cut to keep the log usable.
+MAX_MESSAGE_CHARS = 4000
+
+
+def escape_data(text: str) -> str:
+    """Escape a command's message so that it stays one line and ``%`` survives the round trip."""
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def escape_property(text: str) -> str:
+    """Escape a property value: ``:`` and ``,`` would end the value or the property list."""
+    return escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def workflow_command(
+    command: str, message: str, properties: Sequence[tuple[str, str | int | None]] = ()
+) -> str:
+    """``::command key=value,...::message``, every part escaped; ``None`` values left out."""
+    props = ",".join(
+        f"{key}={escape_property(str(value))}" for key, value in properties if value is not None
+    )
+    head = f"::{command} {props}" if props else f"::{command}"
+    return f"{head}::{escape_data(message)}"
+
+
+def real_path(finding: Finding, root: Path) -> Path | None:
+    """The file a finding points at, with symlinks resolved; ``None`` for a finding with no file."""
+    if not finding.path:
+        return None
+    return (root / finding.path).resolve()
+
+
+def display_path(finding: Finding, root: Path, workspace: Path | None) -> str | None:
+    """The finding's file relative to ``workspace`` (``/`` separators), as GitHub wants it.
+
+    Findings are relative to the project root, which may sit below the workspace (a
+    ``working-directory``, a monorepo, a rootdir further down); the mapping goes through the
+    file's real location so symlinked folders annotate the file that is in the diff. Without a
+    workspace, or for a file outside it, the root-relative path is kept.
+    """
+    target = real_path(finding, root)
+    if target is None:
+        return None
+    if workspace is not None:
+        try:
+            return target.relative_to(workspace.resolve()).as_posix()
+        except ValueError:
+            pass
+    return finding.path
+
+
+def order_findings(
+    findings: Iterable[Finding], root: Path, changed: frozenset[Path] = frozenset()
+) -> list[Finding]:
+    """Distinct findings, those on files changed in the pull request first, then by place."""
+
+    def key(finding: Finding) -> tuple[int, str, int, str, str, str]:
+        first = 0 if real_path(finding, root) in changed else 1
+        return (first, finding.path, finding.line, finding.job, finding.cell, finding.kind.value)
+
+    return sorted(set(findings), key=key)
+
+
+def title(finding: Finding) -> str:
+    """A short headline: the kind and the item (``job::cell``) it belongs to."""
+    item = "::".join(part for part in (finding.job, finding.cell) if part)
+    return f"jobledger {finding.kind.value}: {item}" if item else f"jobledger {finding.kind.value}"
+
+
+def annotation(finding: Finding, root: Path, workspace: Path | None) -> str:
+    """One ``::error`` command pointing at the exact line of the finding."""
+    path = display_path(finding, root, workspace)
+    line = finding.line if path is not None and finding.line > 0 else None
+    return workflow_command(
+        "error",
+        clip(finding.message, MAX_MESSAGE_CHARS),
+        [
+            ("file", path),
+            ("line", line),
+            ("endLine", line),
+            ("title", clip(title(finding), 200)),
+        ],
+    )
+
+
+def annotation_lines(
+    findings: Iterable[Finding],
+    *,
+    root: Path,
+    workspace: Path | None = None,
+    changed: frozenset[Path] = frozenset(),
+    limit: int = ANNOTATION_LIMIT,
+    see: str = "the job summary and the pytest output",
+) -> list[str]:
+    """Up to ``limit`` error commands, PR files first, then one notice counting the rest."""
+    ordered = order_findings(findings, root, changed)
+    lines = [annotation(finding, root, workspace) for finding in ordered[:limit]]
+    rest = len(ordered) - len(lines)
+    if rest > 0:
+        noun = "finding" if rest == 1 else "findings"
+        lines.append(
+            workflow_command(
+                "notice",
+                f"{rest} more jobledger {noun} not annotated here (GitHub shows at most "
+                f"{limit} error annotations per step); see {see} for all {len(ordered)}.",
+                [("title", f"jobledger: {rest} more {noun}")],
+            )
+        )
+    return lines

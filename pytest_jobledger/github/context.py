@@ -1,0 +1,130 @@
+"""The Actions environment the presenters read: paths from the environment, the files a pull
+request changed, and the step's outputs.
+
+Everything that reads the outside world (the event payload, git) degrades to "no information",
+never to an error: annotations are a convenience, the pytest run and the job summary are the
+complete record.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+_GIT_TIMEOUT_S = 10.0
+_MAX_EVENT_BYTES = 16 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class GitHubContext:
+    """The parts of the Actions environment the presenters use; all optional outside Actions."""
+
+    workspace: Path | None = None
+    event_path: Path | None = None
+    base_ref: str | None = None
+    step_summary: Path | None = None
+    output: Path | None = None
+
+    @classmethod
+    def from_environ(cls, environ: Mapping[str, str] | None = None) -> GitHubContext:
+        env = os.environ if environ is None else environ
+
+        def path(name: str) -> Path | None:
+            value = env.get(name, "")
+            return Path(value) if value else None
+
+        return cls(
+            workspace=path("GITHUB_WORKSPACE"),
+            event_path=path("GITHUB_EVENT_PATH"),
+            base_ref=env.get("GITHUB_BASE_REF") or None,
+            step_summary=path("GITHUB_STEP_SUMMARY"),
+            output=path("GITHUB_OUTPUT"),
+        )
+
+
+def _git(args: Sequence[str], cwd: Path) -> list[str] | None:
+    """Run a read-only git command; ``None`` on any failure (no git, no repo, missing commit)."""
+    env = {**os.environ, "GIT_TERMINAL_PROMPT": "0", "GIT_OPTIONAL_LOCKS": "0"}
+    try:
+        done = subprocess.run(
+            ["git", *args],
+            cwd=cwd,
+            env=env,
+            capture_output=True,
+            timeout=_GIT_TIMEOUT_S,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    if done.returncode != 0:
+        return None
+    text = done.stdout.decode("utf-8", "surrogateescape")
+    return [part for part in text.split("\0" if "\0" in text else "\n") if part]
+
+
+def _event(path: Path | None) -> Mapping[str, object]:
+    if path is None:
+        return {}
+    try:
+        if path.stat().st_size > _MAX_EVENT_BYTES:
+            return {}
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _get(data: object, *keys: str) -> object:
+    for key in keys:
+        if not isinstance(data, dict):
+            return None
+        data = data.get(key)
+    return data
+
+
+def changed_files(context: GitHubContext, cwd: Path) -> frozenset[Path]:
+    """Real paths of the files the pull request (or pushed commits) changed, found offline.
+
+    A pull request diffs its base commit (from the event payload, else ``origin/<base ref>``)
+    against ``HEAD``; a push uses the payload's per-commit file lists. A shallow clone that lacks
+    the base, a missing git or a foreign payload give an empty set: the order is then by file.
+    """
+    top = _git(["rev-parse", "--show-toplevel"], cwd)
+    base_dir = Path(top[0]) if top else (context.workspace or cwd)
+    event = _event(context.event_path)
+    names: list[str] = []
+    if isinstance(event.get("pull_request"), dict):
+        refs: list[str] = []
+        sha = _get(event, "pull_request", "base", "sha")
+        if isinstance(sha, str) and re.fullmatch(r"[0-9a-fA-F]{7,64}", sha):
+            refs.append(sha)
+        if context.base_ref:
+            refs.append(f"origin/{context.base_ref}")
+        for ref in refs:
+            found = _git(["diff", "--name-only", "-z", f"{ref}...HEAD", "--"], base_dir)
+            if found is not None:
+                names = found
+                break
+    else:
+        commits = event.get("commits")
+        for commit in commits if isinstance(commits, list) else []:
+            for field in ("added", "modified"):
+                files = _get(commit, field)
+                if isinstance(files, list):
+                    names.extend(name for name in files if isinstance(name, str))
+    return frozenset((base_dir / name).resolve() for name in names)
+
+
+def write_outputs(path: Path, values: Mapping[str, str | int]) -> None:
+    """Append ``name=value`` lines to ``$GITHUB_OUTPUT`` (values here are single-line)."""
+    with path.open("a", encoding="utf-8") as handle:
+        for name, value in values.items():
+            text = str(value)
+            if "\n" in text or "\r" in text:
+                raise ValueError(f"output {name} must be a single line")
+            handle.write(f"{name}={text}\n")

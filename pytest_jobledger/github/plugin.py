@@ -1,0 +1,239 @@
+"""GitHub Actions face of ``pytest --jobledger``: annotations, the job summary, SARIF, outputs.
+
+Inert unless the gate runs (``--jobledger``). Annotations and the summary are on when
+``GITHUB_ACTIONS=true`` or forced (``--jobledger-annotate`` / ini ``jobledger_annotate``, for a
+container that hides the variable). Findings reach the controller inside each report's
+``user_properties``, so under xdist only the controller (which has no ``workerinput``) presents.
+
+Three things keep the log honest. The session runs inside ``::stop-commands::``, so a hostile
+job id or YAML value echoed in a node id or failure text cannot act as a workflow command. Our
+own commands come after it, escaped, PR files first, capped at the per-step limit with a notice
+for the rest. pytest-github-actions-annotate-failures, when installed, still annotates ordinary
+tests (its output is held back until commands resume) but not the ledger items we annotate.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import secrets
+import sys
+import warnings
+from collections.abc import Generator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ..atomic import atomic_write
+from ..findings import FINDING_PROPERTY, Finding
+from ..plugin import gate_config, gate_enabled
+from ..reporters.sarif import dumps, sarif_log
+from .commands import annotation_lines, display_path
+from .context import GitHubContext, changed_files, write_outputs
+from .summary import append_summary, counts
+
+PLUGIN_NAME = "jobledger-github"
+#: The names pytest-github-actions-annotate-failures registers its hooks under.
+OTHER_ANNOTATORS = ("annotate_errors", "annotate_warnings")
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("jobledger")
+    group.addoption(
+        "--jobledger-annotate",
+        action="store_true",
+        default=None,
+        help="emit GitHub annotations and a job summary even when GITHUB_ACTIONS is not 'true'",
+    )
+    group.addoption(
+        "--jobledger-sarif",
+        metavar="PATH",
+        default=None,
+        help="also write the ledger findings to PATH as SARIF 2.1.0 (for code scanning)",
+    )
+    parser.addini(
+        "jobledger_annotate",
+        type="bool",
+        default=False,
+        help="always emit GitHub annotations and a job summary for the ledger items",
+    )
+
+
+def annotate_enabled(config: pytest.Config, environ: Any = None) -> bool:
+    env = os.environ if environ is None else environ
+    forced = config.getoption("jobledger_annotate") or config.getini("jobledger_annotate")
+    return bool(forced) or env.get("GITHUB_ACTIONS") == "true"
+
+
+def project_root(config: pytest.Config) -> Path:
+    """The root the gate's findings are relative to (the gate plugin's own configuration)."""
+    return gate_config(config).root
+
+
+def carries_finding(report: pytest.TestReport) -> bool:
+    return any(name == FINDING_PROPERTY for name, _ in report.user_properties)
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_configure(config: pytest.Config) -> None:
+    if hasattr(config, "workerinput") or not gate_enabled(config):
+        return
+    annotate = annotate_enabled(config)
+    sarif = config.getoption("jobledger_sarif")
+    if not annotate and not sarif:
+        return
+    presenter = GitHubPresenter(
+        config,
+        annotate=annotate,
+        sarif=Path(sarif) if sarif else None,
+        context=GitHubContext.from_environ(),
+    )
+    if annotate:
+        for name in OTHER_ANNOTATORS:
+            other = config.pluginmanager.get_plugin(name)
+            if other is not None and not isinstance(other, _Deferred):
+                config.pluginmanager.unregister(other)
+                config.pluginmanager.register(_Deferred(other, presenter.deferred), name)
+    config.pluginmanager.register(presenter, PLUGIN_NAME)
+
+
+class _Deferred:
+    """pytest-github-actions-annotate-failures, held back until commands are on again.
+
+    Its commands are printed after ours (commands are stopped while tests run), and never for a
+    ledger item: our annotation points at the same line with the finding's own title, so theirs
+    would be a duplicate eating into the per-step annotation limit.
+    """
+
+    def __init__(self, inner: Any, sink: list[str]) -> None:
+        self.inner = inner
+        self.sink = sink
+
+    def _call(self, name: str, *args: Any) -> None:
+        hook = getattr(self.inner, name, None)
+        if hook is None:
+            return
+        buffer = io.StringIO()
+        with contextlib.redirect_stderr(buffer), contextlib.redirect_stdout(buffer):
+            hook(*args)
+        self.sink.extend(buffer.getvalue().splitlines())
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        if not carries_finding(report):
+            self._call("pytest_runtest_logreport", report)
+
+    def pytest_warning_recorded(
+        self,
+        warning_message: warnings.WarningMessage,
+        when: str,
+        nodeid: str,
+        location: tuple[str, int, str] | None,
+    ) -> None:
+        self._call("pytest_warning_recorded", warning_message, when, nodeid, location)
+
+
+class GitHubPresenter:
+    """Collects the findings from reports, then presents them once at the end of the session.
+
+    While the session runs, workflow commands are stopped (``::stop-commands::<token>``): node
+    ids and failure texts echo job ids and YAML keys verbatim, and a line in them must not be
+    taken for a command. Commands resume at the end of the terminal summary, before ours.
+    """
+
+    def __init__(
+        self, config: pytest.Config, *, annotate: bool, sarif: Path | None, context: GitHubContext
+    ) -> None:
+        self.config = config
+        self.annotate = annotate
+        self.sarif = sarif
+        self.context = context
+        self.findings: set[Finding] = set()
+        self.deferred: list[str] = []
+        self.token = secrets.token_hex(16)
+        self.stopped = False
+        self.presented = False
+        self.exitstatus: int | None = None
+
+    def _write(self, line: str) -> None:
+        reporter = self.config.pluginmanager.get_plugin("terminalreporter")
+        if reporter is not None:
+            reporter.write_line(line)
+        else:
+            sys.stdout.write(line + "\n")
+            sys.stdout.flush()
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_sessionstart(self, session: pytest.Session) -> None:
+        if self.annotate:
+            self._write(f"::stop-commands::{self.token}")
+            self.stopped = True
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        for name, value in report.user_properties:
+            if name == FINDING_PROPERTY and isinstance(value, dict):
+                self.findings.add(Finding.from_json(value))
+
+    def pytest_sessionfinish(self, exitstatus: int | pytest.ExitCode) -> None:
+        self.exitstatus = int(exitstatus)
+
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_terminal_summary(self) -> Generator[None, None, None]:
+        yield
+        self._present()
+
+    def pytest_unconfigure(self, config: pytest.Config) -> None:
+        self._present()  # when there was no terminal summary (-p no:terminal, an interrupt)
+        self._write_files()
+
+    def _present(self) -> None:
+        if self.stopped:
+            self._write(f"::{self.token}::")
+            self.stopped = False
+        if not self.annotate or self.presented:
+            return
+        self.presented = True
+        for line in [*self._annotation_lines(), *self.deferred]:
+            self._write(line)
+
+    def _annotation_lines(self) -> list[str]:
+        if not self.findings:
+            return []
+        root = project_root(self.config)
+        summary = self.context.step_summary is not None
+        see = "the job summary and the pytest output" if summary else "the pytest output"
+        return annotation_lines(
+            self.findings,
+            root=root,
+            workspace=self.context.workspace,
+            changed=changed_files(self.context, root),
+            see=see,
+        )
+
+    def _write_files(self) -> None:
+        root = project_root(self.config)
+        outputs: dict[str, str | int] = {}
+        if self.sarif is not None:
+            log = sarif_log(self.findings, root=root, workspace=self.context.workspace)
+            target = self.config.invocation_params.dir / self.sarif
+            atomic_write(target, dumps(log))
+            outputs["sarif"] = str(target)
+        if not self.annotate:
+            return
+        if self.context.step_summary is not None:
+
+            def locate(finding: Finding) -> str:
+                path = display_path(finding, root, self.context.workspace)
+                return f"{path}:{finding.line}" if path else "(no file)"
+
+            complete = self.exitstatus in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED)
+            append_summary(
+                self.context.step_summary,
+                self.findings,
+                locate=locate,
+                incomplete=None if complete else f"pytest exit status {self.exitstatus}",
+            )
+        if self.context.output is not None:
+            write_outputs(self.context.output, {**counts(self.findings), **outputs})

@@ -1,0 +1,135 @@
+"""The Markdown job summary (``$GITHUB_STEP_SUMMARY``): totals, then one table per finding kind.
+
+GitHub refuses a step summary over 1 MiB, so the text is built within a byte budget well below it
+and ends with a note saying how many rows were left out and where the full list is. Every value
+that came from a user's files is escaped so that a job id or YAML value cannot inject Markdown or
+HTML into the page.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+from ..findings import Finding, Kind
+from ..reporters.markdown import code, escape_markdown
+
+#: Far below GitHub's 1 MiB per step, leaving room for whatever else the step writes.
+MAX_SUMMARY_BYTES = 256 * 1024
+GITHUB_SUMMARY_LIMIT = 1024 * 1024
+
+
+def counts(findings: Iterable[Finding]) -> dict[str, int]:
+    """The numbers the action exposes as outputs (and the summary shows first)."""
+    distinct = set(findings)
+    return {
+        "failing-cells": len(distinct),
+        "unsigned-jobs": len({f.job for f in distinct if f.kind is Kind.UNSIGNED}),
+        "orphans": sum(1 for f in distinct if f.kind is Kind.ORPHAN),
+    }
+
+
+def render_summary(
+    findings: Iterable[Finding],
+    *,
+    locate: Callable[[Finding], str] | None = None,
+    limit_bytes: int = MAX_SUMMARY_BYTES,
+    see: str = "the pytest output or `jobledger check`",
+    incomplete: str | None = None,
+) -> str:
+    """The whole summary as Markdown, never longer than ``limit_bytes`` UTF-8 bytes.
+
+    ``incomplete`` says why the gate did not finish (a usage error, an interrupt): then the
+    findings shown are those seen so far, and a clean run is never claimed.
+    """
+    where = locate or (lambda finding: finding.location)
+    distinct = sorted(
+        set(findings), key=lambda f: (f.path, f.line, f.job, f.cell, f.kind.value, f.message)
+    )
+    numbers = counts(distinct)
+    head = ["## Job ledger", ""]
+    if incomplete is not None:
+        head += [
+            f"> **The gate did not complete** ({escape_markdown(incomplete)}); see {see}. "
+            "The findings below are only those reported before it stopped.",
+            "",
+        ]
+    if not distinct:
+        if incomplete is None:
+            head += ["All policy cells are signed: no findings.", ""]
+        return "\n".join(head)
+    per_kind = Counter(f.kind for f in distinct)
+    head += [
+        f"**{numbers['failing-cells']} failing** · {numbers['unsigned-jobs']} unsigned jobs · "
+        f"{numbers['orphans']} orphans",
+        "",
+        "| kind | findings |",
+        "| --- | ---: |",
+        *(f"| {kind.heading} | {per_kind[kind]} |" for kind in Kind if per_kind[kind]),
+        "",
+    ]
+    parts = ["\n".join(head) + "\n"]
+    used = len(parts[0].encode("utf-8")) + 1
+    reserve = 400  # room for the truncation note
+    shown = 0
+    truncated = False
+    for kind in Kind:
+        rows = [f for f in distinct if f.kind is kind]
+        if not rows or truncated:
+            continue
+        table = [f"### {kind.heading} ({len(rows)})", "", "| where | job | cell | fix |"]
+        table.append("| --- | --- | --- | --- |")
+        block = "\n".join(table) + "\n"
+        if used + len(block.encode("utf-8")) + reserve > limit_bytes:
+            truncated = True
+            break
+        parts.append(block)
+        used += len(block.encode("utf-8"))
+        for finding in rows:
+            cells = (
+                code(where(finding)),
+                code(finding.job) if finding.job else "",
+                code(finding.cell) if finding.cell else "",
+                escape_markdown(finding.message),
+            )
+            row = "| " + " | ".join(cells) + " |\n"
+            size = len(row.encode("utf-8"))
+            if used + size + reserve > limit_bytes:
+                truncated = True
+                break
+            parts.append(row)
+            used += size
+            shown += 1
+        parts.append("\n")
+        used += 1
+    if truncated:
+        rest = len(distinct) - shown
+        parts.append(
+            f"> **Truncated:** {rest} of {len(distinct)} findings are not listed here, to stay "
+            f"under GitHub's 1 MiB summary limit; see {see} for all of them.\n"
+        )
+    return "".join(parts)
+
+
+def append_summary(
+    path: Path,
+    findings: Iterable[Finding],
+    *,
+    locate: Callable[[Finding], str] | None = None,
+    see: str = "the pytest output or `jobledger check`",
+    incomplete: str | None = None,
+) -> None:
+    """Append the summary to ``$GITHUB_STEP_SUMMARY``, within what the step has left of 1 MiB."""
+    try:
+        existing = path.stat().st_size
+    except OSError:
+        existing = 0
+    budget = min(MAX_SUMMARY_BYTES, GITHUB_SUMMARY_LIMIT - existing - 64 * 1024)
+    if budget < 4 * 1024:
+        return
+    text = render_summary(
+        findings, locate=locate, limit_bytes=budget, see=see, incomplete=incomplete
+    )
+    with path.open("a", encoding="utf-8") as handle:
+        handle.write(text)

@@ -1,0 +1,54 @@
+"""The committed ledger file: read as text (for freshness) or as a :class:`Ledger` (for evidence),
+and a fresh ledger written in its place.
+
+Reading never fails the caller: the gate and the stub both go on without a committed ledger, so
+a missing file is ``None`` and an unreadable one comes with the reason.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from ..atomic import atomic_write
+from ..errors import JobledgerError
+from .model import Ledger
+
+
+def _read(path: Path) -> tuple[str | None, str | None]:
+    """The file's text and, when it cannot be read, why (``None, None``: there is no file)."""
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return None, None
+    except OSError as exc:
+        return None, f"cannot read it ({exc.strerror or exc})"
+    return raw.decode("utf-8", errors="replace"), None
+
+
+def committed_text(path: Path) -> str | None:
+    """The committed ledger's text (``None``: no file; a marker text when it cannot be read)."""
+    text, problem = _read(path)
+    return f"<unreadable: {problem}>" if problem is not None else text
+
+
+def committed_ledger(path: Path) -> tuple[Ledger | None, str | None]:
+    """The committed ledger parsed, or ``None`` and why not (``None, None``: there is no file)."""
+    text, problem = _read(path)
+    if text is None:
+        return None, problem
+    try:
+        return Ledger.from_json(json.loads(text)), None
+    except (ValueError, KeyError, TypeError, AttributeError):
+        return None, "it is not a ledger jobledger can read"
+
+
+def write_ledger(path: Path, ledger: Ledger) -> None:
+    """Write ``ledger`` to ``path`` atomically; a located error when the file cannot be written."""
+    try:
+        atomic_write(path, ledger.dumps())
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        raise JobledgerError(
+            f"cannot write the ledger ({reason}); the previous file is unchanged", path=str(path)
+        ) from exc

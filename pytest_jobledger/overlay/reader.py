@@ -1,0 +1,272 @@
+"""Read the human-signed overlay: located values, or one located error that says what to fix.
+
+The overlay is read with ruamel.yaml (YAML 1.2, round-trip mode for line numbers) and its shape is
+checked with the published schema (:mod:`.schema`). What sits inside one job's entry is left to the
+join, so each cell gets its own item and its own message; here only the shape of the file is
+judged. PyYAML reads the same text once more, only to record how a YAML 1.1 reader would see each
+cell (an unquoted ``yes`` is ``True`` there).
+
+Refused on purpose, each with a located message: files over :data:`MAX_OVERLAY_BYTES` (an overlay
+is hand-written; a huge one is the wrong file or generated), anchors and aliases (each job's promise
+is written out in full, and aliases let a small file expand without bound), keys that are not text,
+duplicate keys, and more than one document.
+"""
+
+from __future__ import annotations
+
+import re
+import warnings
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import yaml as pyyaml
+from ruamel.yaml import YAML
+from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from ruamel.yaml.constructor import DuplicateKeyError
+from ruamel.yaml.error import YAMLError
+
+from ..errors import OverlayError
+from .model import Cell, Entry, Overlay
+from .schema import SCHEMA_RESOURCE, shape_validator
+from .values import MISSING, describe_value, short, to_plain
+from .yaml_errors import describe
+
+#: About 4,000 fully signed jobs; ruamel's round-trip reader takes about two seconds for this much.
+MAX_OVERLAY_BYTES = 1024 * 1024
+
+#: Far beyond any real overlay (it needs three levels); deeper flow nesting is refused unparsed.
+MAX_FLOW_DEPTH = 64
+_FLOW_BRACKET = re.compile(r"[\[\]{}]")
+
+
+def load_overlay(path: Path, display: str, *, max_bytes: int = MAX_OVERLAY_BYTES) -> Overlay:
+    """Read the overlay file; a missing file is an empty overlay, anything unusable an error."""
+    try:
+        size = path.stat().st_size
+    except FileNotFoundError:
+        return Overlay(path=display, exists=False)
+    except OSError as exc:
+        raise OverlayError(f"cannot read the overlay: {exc.strerror}", path=display) from exc
+    if not path.is_file():
+        raise OverlayError(
+            "the overlay path is not a file; check `overlay` in [tool.jobledger]", path=display
+        )
+    if size > max_bytes:
+        raise OverlayError(
+            f"the overlay is {size:,} bytes, over the {max_bytes:,}-byte limit; an overlay is "
+            "hand-written policy, so this is probably the wrong file (check `overlay` in "
+            "[tool.jobledger])",
+            path=display,
+            line=1,
+        )
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise OverlayError(f"cannot read the overlay: {exc.strerror}", path=display) from exc
+    return parse_overlay(raw, display, max_bytes=max_bytes)
+
+
+def parse_overlay(raw: bytes | str, display: str, *, max_bytes: int = MAX_OVERLAY_BYTES) -> Overlay:
+    """Parse overlay text (bytes are UTF-8, a BOM is allowed) into located entries."""
+    if isinstance(raw, bytes):
+        if len(raw) > max_bytes:
+            raise OverlayError(
+                f"the overlay is over the {max_bytes:,}-byte limit", path=display, line=1
+            )
+        try:
+            text = raw.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            line = raw[: exc.start].count(b"\n") + 1
+            raise OverlayError(
+                "the overlay is not UTF-8 text; save it as UTF-8", path=display, line=line
+            ) from exc
+    else:
+        text = raw
+    _refuse_deep_flow_nesting(text, display)
+    data = _load_yaml12(text, display)
+    if data is None:
+        return Overlay(path=display)
+    _refuse_aliases_and_odd_keys(data, display)
+    _check_shape(data, display)
+    yaml11 = _load_yaml11(text, display)
+    jobs = data.get("jobs") if isinstance(data, CommentedMap) else None
+    if not isinstance(jobs, CommentedMap):
+        return Overlay(path=display)
+    jobs11 = _get(yaml11, "jobs")
+    entries = []
+    for job_id, body in jobs.items():
+        line = jobs.lc.key(job_id)[0] + 1
+        body11 = _get(jobs11, job_id)
+        cells: list[Cell] = []
+        if isinstance(body, CommentedMap):
+            for key, value in body.items():
+                key_line = body.lc.key(key)[0] + 1
+                value_line = key_line if value is None else body.lc.value(key)[0] + 1
+                cells.append(
+                    Cell(
+                        key=str(key),
+                        value=to_plain(value),
+                        key_line=key_line,
+                        value_line=value_line,
+                        yaml11=_get(body11, key),
+                    )
+                )
+        entries.append(Entry(job=str(job_id), line=line, cells=tuple(cells)))
+    return Overlay(path=display, entries=tuple(entries))
+
+
+def _refuse_deep_flow_nesting(text: str, display: str) -> None:
+    """Refuse ``[[[[...`` before parsing: the YAML scanner slows down badly on deep flow nesting."""
+    depth = 0
+    for match in _FLOW_BRACKET.finditer(text):
+        if match.group() in "[{":
+            depth += 1
+            if depth > MAX_FLOW_DEPTH:
+                raise OverlayError(
+                    f"brackets ([ or {{) nest more than {MAX_FLOW_DEPTH} deep; an overlay holds "
+                    "`jobs:`, job ids and their cells, three levels in all",
+                    path=display,
+                    line=text.count("\n", 0, match.start()) + 1,
+                )
+        elif depth:
+            depth -= 1
+
+
+def _load_yaml12(text: str, display: str) -> Any:
+    reader = YAML(typ="rt")
+    reader.allow_duplicate_keys = False
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            return reader.load(text)
+    except RecursionError as exc:
+        raise OverlayError(
+            "the overlay is nested too deeply to be an overlay; it holds `jobs:`, job ids, "
+            "and their cells, three levels in all",
+            path=display,
+            line=1,
+        ) from exc
+    except (YAMLError, Warning) as exc:
+        problem = describe(exc, text)
+        duplicate = isinstance(exc, DuplicateKeyError)
+        detail = problem.detail if duplicate else f"not valid YAML: {problem.detail}"
+        raise OverlayError(detail, path=display, line=problem.line) from exc
+
+
+def _load_yaml11(text: str, display: str) -> Any:
+    loader = getattr(pyyaml, "CSafeLoader", pyyaml.SafeLoader)
+    try:
+        return pyyaml.load(text, Loader=loader)
+    except pyyaml.YAMLError as exc:
+        raise OverlayError(
+            "YAML 1.1 readers (PyYAML) cannot read this file, though YAML 1.2 readers can; "
+            f"the overlay must mean the same to both: {getattr(exc, 'problem', None) or exc}",
+            path=display,
+            line=describe(exc, text).line,
+        ) from exc
+
+
+def _refuse_aliases_and_odd_keys(data: Any, display: str) -> None:
+    """Walk every node once: no anchors or aliases, and every mapping key is text."""
+    seen: set[int] = set()
+    stack: list[tuple[Any, int]] = [(data, 1)]
+    while stack:
+        node, line = stack.pop()
+        anchor = getattr(node, "anchor", None)
+        if getattr(anchor, "value", None) is not None or (id(node) in seen and _is_container(node)):
+            raise OverlayError(
+                "anchors and aliases (&name, *name, <<: *name) are not allowed in the overlay: "
+                "write each job's promise out in full (aliases also let a small file expand "
+                "without bound)",
+                path=display,
+                line=line,
+            )
+        if not _is_container(node):
+            continue
+        seen.add(id(node))
+        if isinstance(node, CommentedMap):
+            if getattr(node, "merge", None):
+                raise OverlayError(
+                    "merge keys (<<: *name) are not allowed in the overlay: write each job's "
+                    "promise out in full",
+                    path=display,
+                    line=node.lc.line + 1,
+                )
+            for key, value in node.items():
+                key_line = node.lc.key(key)[0] + 1
+                if not isinstance(key, str):
+                    raise OverlayError(
+                        f"the key {short(key)} is {describe_value(key)}, not text; job ids and "
+                        f'cell names must be text: quote it ("{short(key, quote=False)}")',
+                        path=display,
+                        line=key_line,
+                    )
+                stack.append((value, key_line))
+        else:
+            for index, value in enumerate(node):
+                stack.append((value, node.lc.item(index)[0] + 1))
+
+
+def _is_container(node: Any) -> bool:
+    return isinstance(node, (dict, list))
+
+
+def _check_shape(data: Any, display: str) -> None:
+    plain = to_plain(data)
+    errors = sorted(shape_validator().iter_errors(plain), key=lambda e: list(map(str, e.path)))
+    if not errors:
+        return
+    error = jsonschema.exceptions.best_match(errors)
+    path = list(error.absolute_path)
+    line = _line_of(data, path)
+    where = _where(path)
+    if error.validator == "type":
+        found = describe_value(error.instance)
+        message = f"{where} must be a mapping (key: value lines), not {found}"
+        if not path:
+            message += "; the overlay starts with `jobs:` and one entry per job id under it"
+    elif error.validator == "additionalProperties" and isinstance(error.instance, dict):
+        allowed = set(error.schema.get("properties", {}))
+        extra = sorted(key for key in error.instance if key not in allowed)
+        key = extra[0] if extra else "?"
+        line = _line_of(data, [*path, key])
+        message = f"unknown key {key!r} at {where}; the overlay's only top-level key is `jobs:`"
+    elif error.validator in ("propertyNames", "minLength"):
+        line = _line_of(data, [*path, ""])
+        message = f"an empty job id under {where}; write the job's id from the ledger"
+    else:  # pragma: no cover - the shape schema has no other keyword
+        message = f"{where}: {error.message[:200]}"
+    raise OverlayError(
+        f"{message} (schema: pytest_jobledger/{SCHEMA_RESOURCE})", path=display, line=line
+    )
+
+
+def _where(path: list[Any]) -> str:
+    if not path:
+        return "the top level"
+    if len(path) == 1:
+        return f"`{path[0]}`"
+    return f"the entry for {path[1]}"
+
+
+def _line_of(data: Any, path: list[Any]) -> int:
+    """The 1-based line of the node at ``path`` (the line of its key), or 1 for the top."""
+    line = 1
+    node = data
+    for part in path:
+        if isinstance(node, CommentedMap) and part in node:
+            line = node.lc.key(part)[0] + 1
+            node = node[part]
+        elif isinstance(node, CommentedSeq) and isinstance(part, int) and part < len(node):
+            line = node.lc.item(part)[0] + 1
+            node = node[part]
+        else:
+            break
+    return line
+
+
+def _get(container: Any, key: Any) -> Any:
+    if isinstance(container, dict) and key in container:
+        return container[key]
+    return MISSING

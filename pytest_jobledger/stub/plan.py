@@ -1,0 +1,325 @@
+"""``jobledger stub``'s core: add an entry for every unsigned job, keeping every byte people wrote.
+
+The overlay is edited as text, not re-dumped: ruamel.yaml parses it (syntax, duplicate keys, YAML
+1.2 meaning) and says where each job key and each piece of content is; new entries are then
+spliced in as whole lines at a place chosen from those positions (see :mod:`.layout`). A
+re-dump through ruamel's round-trip emitter would have to be coaxed into keeping comments next to
+the right entry, the indentation, the quoting and the line width; splicing lines keeps them by
+construction, and the result is parsed again and compared event by event with the input before
+anything is returned.
+
+:func:`stub_overlay` is pure (text in, text and a report out) so it can be tested on hand-made
+ledgers; the command does the reading, locking and writing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from ..config import DEFAULT_BLOCKED_VALUES
+from ..errors import OverlayError
+from ..ledger.model import Job, Ledger
+from ..ledger.renames import Ambiguity, Pair, pair
+from .emit import comment_text, entry_lines, placeholder_for, scalar
+from .layout import EntrySpan, Layout, locate
+from .proof import verify
+
+HEADER = (
+    "# Job policy overlay: the promises a person signs for each background job.",
+    "# `jobledger stub` adds every new job here with its cells set to a placeholder; the gate",
+    "# (`pytest --jobledger`) fails until a reviewer replaces each one. Queues, retries and time",
+    "# limits belong to the generated ledger, never to this file.",
+)
+
+
+@dataclass(frozen=True)
+class Added:
+    id: str
+    location: str
+
+
+@dataclass(frozen=True)
+class StubResult:
+    """The new overlay text and what changed; ``original`` is ``None`` for a file to create."""
+
+    text: str
+    original: str | None
+    added: tuple[Added, ...] = ()
+    moved: tuple[Pair, ...] = ()
+    replaced: tuple[str, ...] = ()
+    hints: tuple[Pair, ...] = ()
+    ambiguous: tuple[Ambiguity, ...] = ()
+
+    @property
+    def changed(self) -> bool:
+        return self.original is None or self.text != self.original
+
+    def report_lines(self) -> list[str]:
+        """What a user reads, one line per fact, in a stable order."""
+        lines = [f"added {item.id}  # {item.location}" for item in self.added]
+        for move in self.moved:
+            note = "; its placeholder entry was removed" if move.new in self.replaced else ""
+            lines.append(f"moved {move.old} -> {move.new} ({move.reason}{note})")
+        for hint in self.hints:
+            lines.append(
+                f"hint: {hint.old} looks renamed to {hint.new} ({hint.reason}); "
+                "run `jobledger stub --renames` to move its signed entry"
+            )
+        for case in self.ambiguous:
+            options = " or ".join(case.candidates)
+            if case.side == "orphan":
+                lines.append(
+                    f"ambiguous: orphan {case.id} could have become {options}; "
+                    "move its entry by hand"
+                )
+            elif case.side == "weak":
+                lines.append(
+                    f"ambiguous: orphan {case.id} may have become {options} (same function name, "
+                    "no docstring to confirm); move its entry by hand if so"
+                )
+            else:
+                lines.append(
+                    f"ambiguous: {case.id} could be the renamed {options}; move the right entry "
+                    "by hand"
+                )
+        return lines
+
+
+def header_text(schema: str | None, newline: str = "\n") -> str:
+    """What a newly created overlay starts with."""
+    lines = list(HEADER)
+    if schema:
+        lines.insert(0, f"# yaml-language-server: $schema={comment_text(schema)}")
+    return newline.join([*lines, "jobs:", ""])
+
+
+def is_placeholder(entry: EntrySpan, required: Sequence[str], blocked: Sequence[str]) -> bool:
+    """An entry nobody signed: only required cells, each missing, empty or blocked."""
+    if entry.cells is None or entry.has_other_content:
+        return False
+    normal = {value.strip().lower() for value in blocked}
+    for cell, value in entry.cells.items():
+        if cell not in required:
+            return False
+        if value is not None and value.strip().lower() not in normal:
+            return False
+    return True
+
+
+def stub_overlay(
+    text: str | None,
+    ledger: Ledger,
+    previous: Ledger | None = None,
+    *,
+    required_cells: Sequence[str],
+    blocked_values: Sequence[str] = DEFAULT_BLOCKED_VALUES,
+    renames: bool = False,
+    path: str = "overlays/job_policy.yaml",
+    schema: str | None = None,
+) -> StubResult:
+    """The overlay with an entry for every unsigned job (and, with ``renames``, moved entries).
+
+    Raises :class:`OverlayError` (located) when the text does not parse or cannot take new
+    entries without rewriting a line a person wrote.
+    """
+    source = header_text(schema) if text is None else text
+    layout = locate(source, path)
+    fresh = ledger.by_id()
+    entries = {entry.id: entry for entry in layout.entries}
+    orphans = [entry.id for entry in layout.entries if entry.id not in fresh]
+    unsigned = [
+        job
+        for job_id, job in fresh.items()
+        if job_id not in entries or is_placeholder(entries[job_id], required_cells, blocked_values)
+    ]
+    pairs, ambiguous = pair(orphans, unsigned, previous.by_id() if previous else {})
+    moves = pairs if renames else ()
+    targets = {move.new for move in moves}
+    replaced = tuple(sorted(target for target in targets if target in entries))
+    to_add = [job for job_id, job in sorted(fresh.items()) if job_id not in entries]
+    to_add = [job for job in to_add if job.id not in targets]
+    plan = _Plan(layout, path, required_cells, placeholder_for(blocked_values))
+    new_text = plan.apply(to_add, {move.old: move.new for move in moves}, set(replaced))
+    if new_text != source:
+        verify(source, new_text, path, to_add, {m.old: m.new for m in moves}, set(replaced))
+    return StubResult(
+        text=new_text,
+        original=text,
+        added=tuple(Added(job.id, job.location) for job in to_add),
+        moved=tuple(moves),
+        replaced=replaced,
+        hints=() if renames else tuple(pairs),
+        ambiguous=ambiguous,
+    )
+
+
+@dataclass
+class _Plan:
+    """Line edits on the original text: insertions before a line, deletions, one-line rewrites."""
+
+    layout: Layout
+    path: str
+    cells: Sequence[str]
+    placeholder: str
+    inserts: dict[int, list[str]] = field(default_factory=dict)
+    deleted: set[int] = field(default_factory=set)
+    rewritten: dict[int, str] = field(default_factory=dict)
+
+    @property
+    def newline(self) -> str:
+        return self.layout.lines.newline
+
+    def apply(self, to_add: Sequence[Job], moves: Mapping[str, str], replaced: set[str]) -> str:
+        layout = self.layout
+        if not to_add and not moves:
+            return layout.lines.text
+        if layout.jobs_kind == "other" or layout.top_kind == "other":
+            line = layout.jobs_line + 1 if layout.top_kind == "block" else 1
+            raise OverlayError(
+                "the stub can only add entries to a block mapping: write `jobs:` on its own line "
+                "with one job per indented line below it (no `{...}`, `null` or list), then run "
+                "the stub again; nothing was written",
+                path=self.path,
+                line=line,
+            )
+        items: list[tuple[str, str, bool]] = [
+            (job.id, self._entry_text(job), False) for job in to_add
+        ]
+        entries = layout.entries
+        staying = [e for e in entries if e.id not in moves and e.id not in replaced]
+        for entry in entries:
+            if entry.id in replaced:
+                self._delete(entry)
+        # A moved ``|+`` block would take in any blank line that follows it at its new place, so
+        # such an entry is renamed where it stands even if the file then is no longer sorted.
+        in_place = (
+            not layout.is_sorted
+            or _sorted_after_rename(entries, moves, replaced)
+            or any(entry.open_ended for entry in entries if entry.id in moves)
+        )
+        for entry in entries:
+            if entry.id not in moves:
+                continue
+            if in_place:
+                self._rename_in_place(entry, moves[entry.id])
+                staying.append(entry)
+            else:
+                text = self._moved_text(entry, moves[entry.id])
+                items.append((moves[entry.id], text, entry.open_ended))
+                self._delete(entry)
+        staying.sort(key=lambda e: e.key_line)
+        self._place(sorted(items), staying, moves)
+        return self._render()
+
+    def _entry_text(self, job: Job) -> str:
+        layout = self.layout
+        lines = entry_lines(
+            job,
+            self.cells,
+            placeholder=self.placeholder,
+            column=layout.entry_column,
+            cell_indent=layout.cell_indent,
+            quote=layout.quote,
+        )
+        return "".join(line + self.newline for line in lines)
+
+    def _key_text(self, entry: EntrySpan, new_id: str) -> str:
+        quote = entry.key_style if entry.key_style in ("'", '"') else self.layout.quote
+        text = scalar(new_id, quote)
+        if entry.key_style in ("'", '"') and not text.startswith(entry.key_style):
+            text = scalar(new_id, '"') if entry.key_style == '"' else text
+        return text
+
+    def _rename_in_place(self, entry: EntrySpan, new_id: str) -> None:
+        lines = self.layout.lines
+        line = entry.key_line
+        start = entry.key_start - lines.starts[line]
+        end = entry.key_end - lines.starts[line]
+        old = lines.lines[line]
+        self.rewritten[line] = old[:start] + self._key_text(entry, new_id) + old[end:]
+
+    def _moved_text(self, entry: EntrySpan, new_id: str) -> str:
+        lines = self.layout.lines
+        first = lines.starts[entry.head_line]
+        block = "".join(lines.lines[entry.head_line : entry.tail_line + 1])
+        start, end = entry.key_start - first, entry.key_end - first
+        block = block[:start] + self._key_text(entry, new_id) + block[end:]
+        return block if block.endswith("\n") else block + self.newline
+
+    def _delete(self, entry: EntrySpan) -> None:
+        self.deleted.update(range(entry.head_line, entry.tail_line + 1))
+        if self.layout.blank_separated:
+            after, before = entry.tail_line + 1, entry.head_line - 1
+            if self._loose_blank(after):
+                self.deleted.add(after)
+            elif self._loose_blank(before):
+                self.deleted.add(before)
+
+    def _loose_blank(self, line: int) -> bool:
+        """A blank line that is no entry's (one inside a ``|+`` block scalar is its text)."""
+        lines = self.layout.lines
+        if not 0 <= line < len(lines.lines) or not lines.is_blank(line) or line in self.deleted:
+            return False
+        return not any(e.head_line <= line <= e.tail_line for e in self.layout.entries)
+
+    def _place(
+        self,
+        items: Sequence[tuple[str, str, bool]],
+        staying: Sequence[EntrySpan],
+        moves: Mapping[str, str],
+    ) -> None:
+        layout = self.layout
+        blank = self.newline if layout.blank_separated else ""
+        final_id = {entry.id: moves.get(entry.id, entry.id) for entry in staying}
+        at_end: list[str] = []
+        for item_id, text, open_ended in items:
+            anchor = None
+            if layout.is_sorted:
+                later = [e for e in staying if final_id[e.id] > item_id]
+                anchor = later[0] if later else None
+            if anchor is None:
+                at_end.append(text)
+            else:
+                # A blank line after a ``|+`` block scalar would become part of its text.
+                after = "" if open_ended else blank
+                self.inserts.setdefault(anchor.head_line, []).append(text + after)
+        if not at_end:
+            return
+        if layout.jobs_kind == "block":
+            self._insert_at(layout.jobs_end_line + 1, [blank + text for text in at_end])
+        elif layout.jobs_kind == "empty":
+            self._insert_at(layout.jobs_end_line + 1, at_end)
+        else:  # no jobs key yet: append one to the top-level mapping (or to an empty file)
+            pad = " " * layout.top_column
+            at = layout.top_end_line + 1 if layout.top_kind == "block" else len(layout.lines.lines)
+            self._insert_at(at, [f"{pad}jobs:{self.newline}", *at_end])
+
+    def _insert_at(self, line: int, texts: Sequence[str]) -> None:
+        self.inserts.setdefault(line, []).extend(texts)
+
+    def _render(self) -> str:
+        lines = self.layout.lines.lines
+        open_tails = {entry.tail_line for entry in self.layout.entries if entry.open_ended}
+        out: list[str] = []
+        last = -1  # the last original line written
+        for index in range(len(lines) + 1):
+            if index in self.inserts:
+                texts = list(self.inserts[index])
+                if last in open_tails and texts[0].startswith(self.newline):
+                    # A blank line right after a ``|+`` block scalar would become part of it.
+                    texts[0] = texts[0][len(self.newline) :]
+                if out and not out[-1].endswith("\n"):
+                    out[-1] += self.newline  # the file had no final newline; new lines need one
+                out.extend(texts)
+            if index < len(lines) and index not in self.deleted:
+                out.append(self.rewritten.get(index, lines[index]))
+                last = index
+        return "".join(out)
+
+
+def _sorted_after_rename(
+    entries: Sequence[EntrySpan], moves: Mapping[str, str], replaced: set[str]
+) -> bool:
+    ids = [moves.get(e.id, e.id) for e in entries if e.id not in replaced]
+    return ids == sorted(ids)

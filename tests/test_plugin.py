@@ -1,0 +1,192 @@
+"""``pytest --jobledger`` end to end through pytester: node ids, outcomes, exit codes, xdist."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from pytest_jobledger.cli import main
+from pytest_jobledger.findings import Finding, Kind
+
+REPO = Path(__file__).resolve().parents[1]
+HOMEGROWN = REPO / "examples" / "homegrown"
+CASES = REPO / "tests" / "cases" / "gate"
+
+OVERLAY = "overlays/job_policy.yaml"
+CAPTURE = "acme.billing.tasks.capture_invoice"
+RECEIPT = "acme.billing.tasks.send_receipt"
+CELLS = ("idempotent", "poison_policy", "paging_owner", "runtime_class", "purpose_accepted")
+STATUS = (
+    f"{OVERLAY}::jobledger-status::overlay-valid",
+    f"{OVERLAY}::jobledger-status::ledger-fresh",
+)
+CELL_IDS = tuple(f"{OVERLAY}::{job}::{cell}" for job in (CAPTURE, RECEIPT) for cell in CELLS)
+
+#: xdist active (two workers) and absent: the outcomes must be the same.
+MODES = [pytest.param(("-n", "2"), id="xdist"), pytest.param(("-p", "no:xdist"), id="no-xdist")]
+
+
+@pytest.fixture
+def project(pytester: pytest.Pytester) -> Path:
+    """The seed article's example project (two jobs, five cells each), plus one ordinary test."""
+    shutil.copytree(HOMEGROWN, pytester.path, dirs_exist_ok=True)
+    pytester.makepyfile(test_plain="def test_plain():\n    pass\n")
+    return pytester.path
+
+
+def _run(pytester: pytest.Pytester, *args: str) -> pytest.RunResult:
+    """In process where it can be (fast); in a subprocess when xdist starts workers."""
+    run = pytester.runpytest_subprocess if "-n" in args else pytester.runpytest_inprocess
+    return run("-p", "no:cacheprovider", "-p", "no:randomly", *args)
+
+
+def _collected(pytester: pytest.Pytester, *args: str) -> list[str]:
+    result = _run(pytester, "--collect-only", "-q", *args)
+    return [line for line in result.outlines if "::" in line]
+
+
+def test_collects_status_then_every_cell_in_order(pytester: pytest.Pytester, project: Path) -> None:
+    # The walk from the rootdir reaches the overlay before test_plain.py.
+    assert _collected(pytester, "--jobledger") == [*STATUS, *CELL_IDS, "test_plain.py::test_plain"]
+
+
+def test_no_items_without_the_option(pytester: pytest.Pytester, project: Path) -> None:
+    assert _collected(pytester) == ["test_plain.py::test_plain"]
+
+
+def test_ini_option_turns_the_gate_on(pytester: pytest.Pytester, project: Path) -> None:
+    pytester.makeini("[pytest]\njobledger = true\n")
+    assert len(_collected(pytester)) == 1 + 2 + 10
+
+
+def test_items_come_once_whatever_paths_are_given(pytester: pytest.Pytester, project: Path) -> None:
+    assert _collected(pytester, "--jobledger", "test_plain.py") == [
+        "test_plain.py::test_plain",
+        *STATUS,
+        *CELL_IDS,
+    ]
+    walked = _collected(pytester, "--jobledger", ".")
+    assert sorted(walked) == sorted(["test_plain.py::test_plain", *STATUS, *CELL_IDS])
+    assert _collected(pytester, "--jobledger", f"{OVERLAY}::{CAPTURE}::idempotent") == [
+        f"{OVERLAY}::{CAPTURE}::idempotent"
+    ]
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_seed_example_passes(
+    pytester: pytest.Pytester, project: Path, mode: tuple[str, str]
+) -> None:
+    result = _run(pytester, "--jobledger", *mode)
+    result.assert_outcomes(passed=13)
+    assert result.ret == 0
+
+
+def test_marker_keyword_and_deselect_select_items(pytester: pytest.Pytester, project: Path) -> None:
+    only = _run(pytester, "--jobledger", "-m", "jobledger")
+    only.assert_outcomes(passed=12, deselected=1)
+    keyword = _run(pytester, "--jobledger", "-k", "capture_invoice and idempotent")
+    keyword.assert_outcomes(passed=1, deselected=12)
+    deselect = _run(pytester, "--jobledger", "--deselect", f"{OVERLAY}::{RECEIPT}")
+    deselect.assert_outcomes(passed=8, deselected=5)
+
+
+def _break_overlay(project: Path) -> None:
+    path = project / OVERLAY
+    text = path.read_text()
+    text = text.replace('idempotent: "no"', "idempotent: no")
+    text = text.replace("paging_owner: messaging-oncall", "paging_onwer: messaging-oncall")
+    text += '  acme.billing.tasks.refund_invoice:\n    idempotent: "yes"\n'
+    path.write_text(text)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_failures_are_located_plain_text(
+    pytester: pytest.Pytester, project: Path, mode: tuple[str, str]
+) -> None:
+    _break_overlay(project)
+    result = _run(pytester, "--jobledger", "-rf", *mode)
+    result.assert_outcomes(passed=11, failed=4)
+    assert result.ret == 1
+    failed = sorted(
+        line.split(" ", 1)[1].split(" - ")[0]
+        for line in result.outlines
+        if line.startswith("FAILED ")
+    )
+    assert failed == [
+        f"{OVERLAY}::{CAPTURE}::idempotent",
+        f"{OVERLAY}::acme.billing.tasks.refund_invoice::orphan",
+        f"{OVERLAY}::{RECEIPT}::paging_onwer",
+        f"{OVERLAY}::{RECEIPT}::paging_owner",
+    ]
+    result.stdout.fnmatch_lines(
+        ['*[[]not-yes-no[]] Job acme.billing.tasks.capture_invoice*idempotent: "no"*']
+    )
+    assert "Traceback" not in result.stdout.str()
+    assert "pytest_jobledger" not in result.stdout.str()
+
+
+def test_failing_items_carry_the_finding_to_the_controller(
+    pytester: pytest.Pytester, project: Path
+) -> None:
+    _break_overlay(project)
+    pytester.makeconftest(
+        """
+        import json
+
+        SEEN = {}
+
+        def pytest_configure(config):
+            SEEN["worker"] = hasattr(config, "workerinput")
+
+        def pytest_runtest_logreport(report):
+            if SEEN["worker"] or report.when != "call":
+                return
+            for name, value in report.user_properties:
+                if name == "jobledger_finding":
+                    with open("findings.jsonl", "a") as handle:
+                        handle.write(json.dumps(value) + "\\n")
+        """
+    )
+    _run(pytester, "--jobledger", "-n", "2").assert_outcomes(passed=11, failed=4)
+    rows = [json.loads(line) for line in (project / "findings.jsonl").read_text().splitlines()]
+    findings = sorted((Finding.from_json(row) for row in rows), key=lambda f: (f.job, f.cell))
+    assert [(f.kind, f.path, f.line) for f in findings] == [
+        (Kind.NOT_YES_NO, OVERLAY, 4),
+        (Kind.ORPHAN, OVERLAY, 18),
+        (Kind.UNKNOWN_KEY, OVERLAY, 14),
+        (Kind.UNSIGNED, OVERLAY, 11),
+    ]
+
+
+def test_bad_overlay_fails_one_status_item_and_skips_cells(
+    pytester: pytest.Pytester, project: Path
+) -> None:
+    (project / OVERLAY).write_text("jobs:\n  acme.billing.tasks.capture_invoice: {\n")
+    result = _run(pytester, "--jobledger", "-rfs")
+    result.assert_outcomes(passed=2, failed=1, skipped=10)
+    result.stdout.fnmatch_lines(
+        ["*[[]overlay-invalid[]] The overlay*(line 2)*not valid YAML*", f"FAILED {STATUS[0]}*"]
+    )
+    assert "Traceback" not in result.stdout.str()
+
+
+def test_stale_ledger_fails_the_freshness_item(pytester: pytest.Pytester, project: Path) -> None:
+    assert main(["extract", "--root", str(project)]) == 0
+    ledger = project / "generated" / "job_ledger.json"
+    ledger.write_text(ledger.read_text().replace('"queue": "billing"', '"queue": "payments"'))
+    result = _run(pytester, "--jobledger", "-m", "jobledger", "-k", "ledger-fresh")
+    result.assert_outcomes(failed=1, deselected=12)
+    result.stdout.fnmatch_lines(
+        ["*[[]ledger-stale[]]*changed acme.billing.tasks.capture_invoice*run `jobledger extract`*"]
+    )
+
+
+def test_bad_configuration_is_a_usage_error(pytester: pytest.Pytester, project: Path) -> None:
+    pyproject = project / "pyproject.toml"
+    pyproject.write_text(pyproject.read_text() + 'paths_ = ["src"]\n')
+    result = _run(pytester, "--jobledger")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*jobledger:*paths_*unknown key*"])
