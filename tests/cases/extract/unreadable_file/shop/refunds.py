@@ -1,0 +1,1 @@
+missing_module.py

@@ -1,0 +1,128 @@
+"""The one-way flow, enforced: every import in the package is read (not run) and checked against
+the directions a stage may never take.
+
+source -> extract/ -> ledger/ -> gate/ (with overlay/) -> findings -> presenters (plugin,
+reporters/, github/, cli/); stub/ sits beside the chain and only writes overlay text.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parents[1] / "pytest_jobledger"
+NAME = "pytest_jobledger"
+
+#: room -> the rooms (or outside packages) it must never import.
+FORBIDDEN: dict[str, frozenset[str]] = {
+    "extract": frozenset(
+        {"overlay", "gate", "stub", "github", "reporters", "cli", "plugin", "findings", "pytest"}
+    ),
+    "ledger": frozenset(
+        {"extract", "overlay", "gate", "stub", "github", "reporters", "cli", "plugin", "pytest"}
+    ),
+    "overlay": frozenset(
+        {"extract", "ledger", "gate", "stub", "github", "reporters", "cli", "plugin", "pytest"}
+    ),
+    "gate": frozenset({"stub", "cli", "github", "reporters", "plugin", "pytest"}),
+    "reporters": frozenset({"extract", "overlay", "stub", "gate", "cli", "plugin", "pytest"}),
+    "github": frozenset({"extract", "overlay", "stub", "gate", "cli"}),
+    "stub": frozenset({"gate", "github", "reporters", "cli", "plugin", "pytest"}),
+    "findings": frozenset({"extract", "gate", "stub", "github", "reporters", "cli", "plugin"}),
+    "config": frozenset({"extract", "overlay", "gate", "stub", "github", "reporters", "cli"}),
+    "errors": frozenset({"*"}),
+    "atomic": frozenset({"*"}),
+    "text": frozenset({"*"}),
+}
+#: What the innermost modules may import of the package at all (``"*"`` above).
+LEAVES = frozenset({"errors", "atomic", "text"})
+
+
+def room_of(module: str) -> str:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else parts[0]
+
+
+def module_name(path: Path, package: Path = PACKAGE) -> str:
+    relative = path.relative_to(package.parent).with_suffix("")
+    parts = list(relative.parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def imported_modules(path: Path, package_dir: Path) -> list[tuple[int, str]]:
+    """Every module ``path`` imports (absolute names), with the line, TYPE_CHECKING ones too."""
+    module = module_name(path, package_dir)
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    found: list[tuple[int, str]] = []
+    for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+        if isinstance(node, ast.Import):
+            found.extend((node.lineno, alias.name) for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[: len(base) - (node.level - 1)]
+                target = ".".join([*base, node.module] if node.module else base)
+            else:
+                target = node.module or ""
+            found.append((node.lineno, target))
+            # ``from . import check`` imports the submodule ``check``.
+            found.extend((node.lineno, f"{target}.{alias.name}") for alias in node.names)
+    return found
+
+
+def violations(path: Path, package: Path = PACKAGE) -> list[str]:
+    room = room_of(module_name(path, package))
+    forbidden = FORBIDDEN.get(room, frozenset())
+    where = path.relative_to(package.parent)
+    problems = []
+    for line, target in imported_modules(path, package):
+        head = target.split(".")[0]
+        if head in ("pytest", "_pytest") and "pytest" in forbidden:
+            problems.append(f"{where}:{line}: {room} imports {target}")
+            continue
+        if head != NAME or target == NAME:
+            continue
+        other = room_of(target)
+        if other == room or other == "__version__":
+            continue
+        if "*" in forbidden and other not in LEAVES:
+            problems.append(
+                f"{where}:{line}: {room} may import only {', '.join(sorted(LEAVES))}, not {target}"
+            )
+        elif other in forbidden:
+            problems.append(f"{where}:{line}: {room} imports {target}")
+    return problems
+
+
+MODULES = sorted(PACKAGE.rglob("*.py"))
+
+
+@pytest.mark.parametrize("path", MODULES, ids=[module_name(p) for p in MODULES])
+def test_no_forbidden_import(path: Path) -> None:
+    assert violations(path) == []
+
+
+def test_the_checker_sees_a_forbidden_import(tmp_path: Path) -> None:
+    """The test above can fail: an extraction module that reads the overlay is caught."""
+    fake = tmp_path / NAME
+    (fake / "extract").mkdir(parents=True)
+    (fake / "__init__.py").write_text("")
+    (fake / "extract" / "__init__.py").write_text("")
+    bad = fake / "extract" / "engine.py"
+    bad.write_text("from ..overlay.reader import load_overlay\nimport pytest\n")
+    assert violations(bad, fake) == [
+        f"{NAME}/extract/engine.py:1: extract imports {NAME}.overlay.reader",
+        f"{NAME}/extract/engine.py:1: extract imports {NAME}.overlay.reader.load_overlay",
+        f"{NAME}/extract/engine.py:2: extract imports pytest",
+    ]
+
+
+def test_every_room_is_a_known_room() -> None:
+    """A new top-level module or folder gets a line in FORBIDDEN (or is a presenter on purpose)."""
+    presenters = {"plugin", "cli", "__main__", NAME}
+    rooms = {room_of(module_name(path)) for path in MODULES}
+    assert rooms - set(FORBIDDEN) - presenters == set()
