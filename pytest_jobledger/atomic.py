@@ -3,7 +3,9 @@
 Every file the tool writes (the ledger, the overlay stub, reports) goes through
 :func:`atomic_write`: a temporary file in the same folder, fsync, then an atomic rename over the
 target, keeping the old file's permission bits. :func:`locked` serialises writers that
-read-modify-write the same file.
+read-modify-write the same file. Given the project ``root``, neither ever writes outside it: a
+symlinked target that resolves elsewhere is refused (:class:`~pytest_jobledger.paths.UnsafeFile`,
+an ``OSError``), and no folder outside the root is created.
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
+from .paths import UnsafeFile, outside_reason
+
 try:
     import fcntl
 except ImportError:  # pragma: no cover - Windows has no flock; writes stay atomic, just unlocked
@@ -22,12 +26,12 @@ except ImportError:  # pragma: no cover - Windows has no flock; writes stay atom
 
 
 @contextlib.contextmanager
-def locked(path: Path) -> Iterator[None]:
+def locked(path: Path, *, root: Path | None = None) -> Iterator[None]:
     """Hold an exclusive advisory lock for ``path``.
 
     The lock is taken on the folder, so no lock file is left behind.
     """
-    folder = _real(path).parent
+    folder = _target(path, root).parent
     folder.mkdir(parents=True, exist_ok=True)
     if fcntl is None:  # pragma: no cover
         yield
@@ -43,10 +47,12 @@ def locked(path: Path) -> Iterator[None]:
         os.close(fd)
 
 
-def atomic_write(path: Path, data: str | bytes, *, encoding: str = "utf-8") -> None:
+def atomic_write(
+    path: Path, data: str | bytes, *, encoding: str = "utf-8", root: Path | None = None
+) -> None:
     """Replace ``path`` with ``data`` so that readers see either the old or the new file, whole."""
     payload = data.encode(encoding) if isinstance(data, str) else data
-    path = _real(path)  # renaming over a symlink would replace the link, not the file it names
+    path = _target(path, root)
     path.parent.mkdir(parents=True, exist_ok=True)
     try:
         mode: int | None = stat.S_IMODE(path.stat().st_mode)
@@ -73,8 +79,14 @@ def atomic_write(path: Path, data: str | bytes, *, encoding: str = "utf-8") -> N
     _fsync_folder(path.parent)
 
 
-def _real(path: Path) -> Path:
-    """``path`` with symlinks followed, so writers of one file share one folder and one lock."""
+def _target(path: Path, root: Path | None) -> Path:
+    """The file to replace: ``path`` with symlinks followed (renaming over a symlink would replace
+    the link, not the file it names, and writers of one file must share one folder and one lock),
+    refused when it leaves ``root``."""
+    if root is not None:
+        reason = outside_reason(path, root)
+        if reason is not None:
+            raise UnsafeFile(f"{reason}; nothing was written")
     return Path(os.path.realpath(path)) if path.is_symlink() else path
 
 

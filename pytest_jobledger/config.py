@@ -15,7 +15,8 @@ from typing import Any
 
 from .errors import ConfigError
 from .ledger.model import FRAMEWORKS, RESOLVED_FIELDS
-from .text import did_you_mean
+from .paths import outside_reason, read_regular
+from .text import did_you_mean, one_line
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -56,6 +57,9 @@ TIME_UNITS: tuple[str, ...] = ("s", "ms")
 
 #: Files larger than this are reported, not parsed; a generated module should not stall CI.
 DEFAULT_MAX_FILE_BYTES = 4 * 1024 * 1024
+
+#: A pyproject.toml is a few kilobytes; a larger one is not read.
+MAX_CONFIG_BYTES = 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -145,6 +149,7 @@ def load_config(
     ``pyproject.toml`` above ``cwd``, else ``cwd`` itself.
     """
     cwd = (cwd or Path.cwd()).resolve()
+    explicit = config_file is not None
     if config_file is not None:
         config_file = (cwd / config_file).resolve()
         if not config_file.is_file():
@@ -161,15 +166,18 @@ def load_config(
         root = config_file.parent if config_file is not None else cwd
     table: Mapping[str, Any] = {}
     if config_file is not None:
-        table = _read_table(config_file)
+        # A file given with --config is the operator's choice; a found one belongs to the tree.
+        table = _read_table(config_file, None if explicit else root)
     return config_from_table(table, root=root, source=config_file)
 
 
-def _read_table(path: Path) -> Mapping[str, Any]:
+def _read_table(path: Path, root: Path | None) -> Mapping[str, Any]:
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        raw = read_regular(path, root=root, limit=MAX_CONFIG_BYTES)
+        data = tomllib.loads(raw.decode("utf-8"))
     except OSError as exc:
-        raise ConfigError(f"cannot read configuration: {exc.strerror}", path=str(path)) from exc
+        reason = exc.strerror or str(exc)
+        raise ConfigError(f"cannot read configuration: {reason}", path=str(path)) from exc
     except UnicodeDecodeError as exc:
         raise ConfigError("configuration is not UTF-8 text", path=str(path)) from exc
     except tomllib.TOMLDecodeError as exc:
@@ -194,7 +202,16 @@ def config_from_table(
     where = str(source) if source is not None else None
 
     def fail(key: str, message: str) -> ConfigError:
-        return ConfigError(f"[tool.jobledger] {key}: {message}", path=where)
+        return ConfigError(f"[tool.jobledger] {one_line(key)}: {message}", path=where)
+
+    def inside(key: str, value: str) -> str:
+        """A configured path: relative, and inside the root once symlinks are followed."""
+        if Path(value).is_absolute() or ".." in Path(value).parts:
+            raise fail(key, f"{value!r} must be relative to the root and stay inside it")
+        reason = outside_reason(root / value, root)
+        if reason is not None:
+            raise fail(key, f"{value!r} is not followed: {reason}")
+        return value
 
     for key in table:
         if key not in _TOP_KEYS:
@@ -214,10 +231,7 @@ def config_from_table(
             raise fail(key, f"must be one of {', '.join(repr(c) for c in choices)}, not {value!r}")
         return value
 
-    paths = str_list("paths", (".",))
-    for entry in paths:
-        if Path(entry).is_absolute() or ".." in Path(entry).parts:
-            raise fail("paths", f"{entry!r} must be relative to the root and stay inside it")
+    paths = tuple(inside("paths", entry) for entry in str_list("paths", (".",)))
     max_bytes = table.get("max_file_bytes", DEFAULT_MAX_FILE_BYTES)
     if isinstance(max_bytes, bool) or not isinstance(max_bytes, int) or max_bytes <= 0:
         raise fail("max_file_bytes", "must be a positive integer (bytes)")
@@ -233,8 +247,8 @@ def config_from_table(
         source=source,
         paths=paths,
         exclude=str_list("exclude", ()),
-        ledger=string("ledger", Config.ledger),
-        overlay=string("overlay", Config.overlay),
+        ledger=inside("ledger", string("ledger", Config.ledger)),
+        overlay=inside("overlay", string("overlay", Config.overlay)),
         job_id=string("job_id", Config.job_id, JOB_ID_STYLES),
         max_file_bytes=max_bytes,
         decorators=decorators,

@@ -35,9 +35,10 @@ FORBIDDEN: dict[str, frozenset[str]] = {
     "errors": frozenset({"*"}),
     "atomic": frozenset({"*"}),
     "text": frozenset({"*"}),
+    "paths": frozenset({"*"}),
 }
 #: What the innermost modules may import of the package at all (``"*"`` above).
-LEAVES = frozenset({"errors", "atomic", "text"})
+LEAVES = frozenset({"errors", "atomic", "text", "paths"})
 
 
 def room_of(module: str) -> str:

@@ -19,8 +19,10 @@ from ..errors import OverlayError
 from ..extract import extract_ledger
 from ..ledger.model import Ledger
 from ..ledger.store import committed_ledger
+from ..overlay.reader import read_overlay_bytes
 from ..overlay.schema import schema, schema_resource
 from ..stub.plan import StubResult, stub_overlay
+from ..text import one_line
 from .common import config_from_args
 
 NAME = "stub"
@@ -40,14 +42,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def read_overlay(path: Path, label: str) -> str | None:
+def read_overlay(path: Path, label: str, root: Path) -> str | None:
     """The overlay's exact text (no newline translation), or ``None`` when there is no file."""
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
+    data = read_overlay_bytes(path, label, root=root)
+    if data is None:
         return None
-    except OSError as error:
-        raise OverlayError(f"cannot read the overlay: {error.strerror}", path=label) from None
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as error:
@@ -61,11 +60,13 @@ def read_overlay(path: Path, label: str) -> str | None:
 
 def read_previous(config: Config) -> Ledger | None:
     """The committed ledger, if there is a readable one: where an orphan's old name is found."""
-    ledger, problem = committed_ledger(config.ledger_path)
+    ledger, problem = committed_ledger(config.ledger_path, config.root)
     if problem is not None:
         print(
-            f"jobledger: {config.ledger}: cannot read the committed ledger ({problem}); renames "
-            "cannot be detected this time",
+            one_line(
+                f"jobledger: {config.ledger}: cannot read the committed ledger ({problem}); "
+                "renames cannot be detected this time"
+            ),
             file=sys.stderr,
         )
     return ledger
@@ -86,8 +87,8 @@ def run(args: argparse.Namespace) -> int:
     previous = read_previous(config)
     path = config.overlay_path
     label = config.overlay
-    with locked(path):
-        text = read_overlay(path, label)
+    with locked(path, root=config.root):
+        text = read_overlay(path, label, config.root)
         result = stub_overlay(
             text,
             ledger,
@@ -102,14 +103,14 @@ def run(args: argparse.Namespace) -> int:
             report(result, label, check=True)
             return 1 if result.changed else 0
         if result.changed:
-            if read_overlay(path, label) != text:
+            if read_overlay(path, label, config.root) != text:
                 raise OverlayError(
                     "the overlay changed while the stub was running (an editor saved it?); "
                     "nothing was written, run the stub again",
                     path=label,
                 )
             try:
-                atomic_write(path, result.text.encode("utf-8"))
+                atomic_write(path, result.text.encode("utf-8"), root=config.root)
             except OSError as error:
                 raise OverlayError(
                     f"cannot write the overlay ({error.strerror or error}); the old file is "
@@ -123,10 +124,10 @@ def run(args: argparse.Namespace) -> int:
 def report(result: StubResult, label: str, *, check: bool) -> None:
     """Each fact on its own line, then a one-line summary (stdout: this is the command's output)."""
     for line in result.report_lines():
-        print(f"{label}: {line}")
+        print(one_line(f"{label}: {line}"))
     verb = "would change" if check else ("created" if result.original is None else "updated")
     if not result.changed:
-        print(f"{label}: up to date, nothing to add")
+        print(one_line(f"{label}: up to date, nothing to add"))
         return
     counts = f"{len(result.added)} added, {len(result.moved)} moved"
-    print(f"{label}: {verb} ({counts})")
+    print(one_line(f"{label}: {verb} ({counts})"))

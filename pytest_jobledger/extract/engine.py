@@ -60,7 +60,7 @@ class Extractor:
             canonical.update(framework.canonical)
             instances |= framework.instance_classes
             keys |= set(framework.decorators)
-        self.loader = SourceLoader(config.max_file_bytes)
+        self.loader = SourceLoader(config.max_file_bytes, config.root)
         self.index = ProjectIndex(
             files=self.files,
             loader=self.loader,

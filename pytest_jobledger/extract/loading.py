@@ -8,10 +8,12 @@ and line, so the gate fails until the file parses or is excluded on purpose.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import libcst as cst
 
 from ..ledger.model import Pattern, Unsupported
+from ..paths import FileTooLarge, read_regular
 from .discovery import SourceFile
 from .records import ModuleSummary
 from .walker import summarize
@@ -22,23 +24,24 @@ class SourceLoader:
     """Reads and parses files on demand, keeping each summary and every problem met."""
 
     max_file_bytes: int
+    root: Path | None = None
     problems: list[Unsupported] = field(default_factory=list)
     _summaries: dict[str, ModuleSummary | None] = field(default_factory=dict)
 
     def read(self, source: SourceFile) -> bytes | None:
+        """The file's bytes: a regular file inside the root, within ``max_file_bytes``."""
         try:
-            size = source.abs_path.stat().st_size
-            if size > self.max_file_bytes:
-                self._problem(
-                    source,
-                    1,
-                    Pattern.FILE_TOO_LARGE,
-                    f"{size} bytes is over max_file_bytes ({self.max_file_bytes}); it was not "
-                    "parsed, so jobs it registers are missing. Raise [tool.jobledger] "
-                    "max_file_bytes, or add the file to exclude if it registers no jobs",
-                )
-                return None
-            return source.abs_path.read_bytes()
+            return read_regular(source.abs_path, root=self.root, limit=self.max_file_bytes)
+        except FileTooLarge as exc:
+            self._problem(
+                source,
+                1,
+                Pattern.FILE_TOO_LARGE,
+                f"{exc.size} bytes is over max_file_bytes ({self.max_file_bytes}); it was not "
+                "parsed, so jobs it registers are missing. Raise [tool.jobledger] "
+                "max_file_bytes, or add the file to exclude if it registers no jobs",
+            )
+            return None
         except OSError as exc:
             self._problem(
                 source,

@@ -24,13 +24,14 @@ def evaluate(config: Config, *, ledger: Ledger | None = None) -> GateResult:
     display = config.overlay_display
     overlay: Overlay | None
     try:
-        overlay = load_overlay(config.overlay_path, display)
+        overlay = load_overlay(config.overlay_path, display, root=config.root)
         error = None
     except OverlayError as exc:
         overlay, error = None, exc
+    committed, unreadable = committed_text(config.ledger_path, config.root)
     status = (
         overlay_status(error, display),
-        ledger_status(committed_text(config.ledger_path), fresh, config),
+        ledger_status(committed, fresh, config, unreadable=unreadable),
     )
     joined = join(fresh, overlay, config)
     return GateResult(status + joined.checks, joined.jobs)

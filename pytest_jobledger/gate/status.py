@@ -35,9 +35,28 @@ def overlay_status(error: OverlayError | None, display: str) -> Check:
     return Check.failed(finding)
 
 
-def ledger_status(committed: str | None, fresh: Ledger, config: Config) -> Check:
-    """The committed ledger (when there is one) is byte for byte what the code gives now."""
+def ledger_status(
+    committed: str | None, fresh: Ledger, config: Config, *, unreadable: str | None = None
+) -> Check:
+    """The committed ledger (when there is one) is byte for byte what the code gives now.
+
+    ``unreadable`` says why the committed file could not be read at all.
+    """
     display = config.ledger_display
+    if unreadable is not None:
+        return Check.failed(
+            Finding(
+                kind=Kind.LEDGER_STALE,
+                job=STATUS_JOB,
+                cell=LEDGER_STATUS,
+                path=display,
+                line=1,
+                message=(
+                    f"The committed ledger {display} cannot be read: {unreadable}. Replace it "
+                    "with a regular file: run `jobledger extract` and commit the result."
+                ),
+            )
+        )
     expected = fresh.dumps()
     if committed is None or committed == expected:
         return Check(STATUS_JOB, LEDGER_STATUS, display, 1)

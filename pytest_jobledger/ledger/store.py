@@ -12,13 +12,14 @@ from pathlib import Path
 
 from ..atomic import atomic_write
 from ..errors import JobledgerError
+from ..paths import read_regular
 from .model import Ledger
 
 
-def _read(path: Path) -> tuple[str | None, str | None]:
-    """The file's text and, when it cannot be read, why (``None, None``: there is no file)."""
+def committed_text(path: Path, root: Path | None = None) -> tuple[str | None, str | None]:
+    """The committed ledger's text and, when it cannot be read, why (``None, None``: no file)."""
     try:
-        raw = path.read_bytes()
+        raw = read_regular(path, root=root)
     except FileNotFoundError:
         return None, None
     except OSError as exc:
@@ -26,15 +27,9 @@ def _read(path: Path) -> tuple[str | None, str | None]:
     return raw.decode("utf-8", errors="replace"), None
 
 
-def committed_text(path: Path) -> str | None:
-    """The committed ledger's text (``None``: no file; a marker text when it cannot be read)."""
-    text, problem = _read(path)
-    return f"<unreadable: {problem}>" if problem is not None else text
-
-
-def committed_ledger(path: Path) -> tuple[Ledger | None, str | None]:
+def committed_ledger(path: Path, root: Path | None = None) -> tuple[Ledger | None, str | None]:
     """The committed ledger parsed, or ``None`` and why not (``None, None``: there is no file)."""
-    text, problem = _read(path)
+    text, problem = committed_text(path, root)
     if text is None:
         return None, problem
     try:
@@ -43,10 +38,11 @@ def committed_ledger(path: Path) -> tuple[Ledger | None, str | None]:
         return None, "it is not a ledger jobledger can read"
 
 
-def write_ledger(path: Path, ledger: Ledger) -> None:
-    """Write ``ledger`` to ``path`` atomically; a located error when the file cannot be written."""
+def write_ledger(path: Path, ledger: Ledger, *, root: Path | None = None) -> None:
+    """Write ``ledger`` to ``path`` atomically (never outside ``root``); a located error when the
+    file cannot be written."""
     try:
-        atomic_write(path, ledger.dumps())
+        atomic_write(path, ledger.dumps(), root=root)
     except OSError as exc:
         reason = exc.strerror or str(exc)
         raise JobledgerError(

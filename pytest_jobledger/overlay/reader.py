@@ -27,6 +27,7 @@ from ruamel.yaml.constructor import DuplicateKeyError
 from ruamel.yaml.error import YAMLError
 
 from ..errors import OverlayError
+from ..paths import FileTooLarge, UnsafeFile, read_regular
 from .model import Cell, Entry, Overlay
 from .schema import SCHEMA_RESOURCE, shape_validator
 from .values import MISSING, describe_value, short, to_plain
@@ -40,30 +41,39 @@ MAX_FLOW_DEPTH = 64
 _FLOW_BRACKET = re.compile(r"[\[\]{}]")
 
 
-def load_overlay(path: Path, display: str, *, max_bytes: int = MAX_OVERLAY_BYTES) -> Overlay:
-    """Read the overlay file; a missing file is an empty overlay, anything unusable an error."""
+def read_overlay_bytes(
+    path: Path, display: str, *, root: Path | None = None, max_bytes: int = MAX_OVERLAY_BYTES
+) -> bytes | None:
+    """The overlay file's bytes (``None``: there is none yet), or a located refusal: a file over
+    the limit, a FIFO or folder, or (with ``root``) a symlink that leaves the project root."""
     try:
-        size = path.stat().st_size
+        return read_regular(path, root=root, limit=max_bytes)
     except FileNotFoundError:
-        return Overlay(path=display, exists=False)
-    except OSError as exc:
-        raise OverlayError(f"cannot read the overlay: {exc.strerror}", path=display) from exc
-    if not path.is_file():
+        return None
+    except FileTooLarge as exc:
         raise OverlayError(
-            "the overlay path is not a file; check `overlay` in [tool.jobledger]", path=display
-        )
-    if size > max_bytes:
-        raise OverlayError(
-            f"the overlay is {size:,} bytes, over the {max_bytes:,}-byte limit; an overlay is "
+            f"the overlay is {exc.size:,} bytes, over the {max_bytes:,}-byte limit; an overlay is "
             "hand-written policy, so this is probably the wrong file (check `overlay` in "
             "[tool.jobledger])",
             path=display,
             line=1,
-        )
-    try:
-        raw = path.read_bytes()
+        ) from exc
+    except UnsafeFile as exc:
+        raise OverlayError(
+            f"the overlay cannot be used: {exc.strerror}; check `overlay` in [tool.jobledger]",
+            path=display,
+        ) from exc
     except OSError as exc:
-        raise OverlayError(f"cannot read the overlay: {exc.strerror}", path=display) from exc
+        raise OverlayError(f"cannot read the overlay: {exc.strerror or exc}", path=display) from exc
+
+
+def load_overlay(
+    path: Path, display: str, *, root: Path | None = None, max_bytes: int = MAX_OVERLAY_BYTES
+) -> Overlay:
+    """Read the overlay file; a missing file is an empty overlay, anything unusable an error."""
+    raw = read_overlay_bytes(path, display, root=root, max_bytes=max_bytes)
+    if raw is None:
+        return Overlay(path=display, exists=False)
     return parse_overlay(raw, display, max_bytes=max_bytes)
 
 

@@ -1,0 +1,104 @@
+"""The root boundary: what the tool reads and writes stays inside the project root.
+
+The scanned tree may be a hostile pull request. A configured path (``ledger``, ``overlay``,
+``paths``) or a committed symlink that resolves outside the root is refused, never followed; a
+file that is not a regular file (a FIFO, a device, a folder) is refused before it is read, so it
+can neither hang a run nor feed it without end. Every read of a repository file and every write
+goes through here.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+#: Opening a FIFO for reading waits for a writer; non-blocking, it returns at once (and is refused).
+_OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+_CHUNK = 1024 * 1024
+
+
+class UnsafeFile(OSError):
+    """A file the tool will not read or write; ``strerror`` says why, in words for a message."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.strerror = reason
+
+
+class FileTooLarge(UnsafeFile):
+    """A regular file over the size a caller accepts (``size`` is how large it is)."""
+
+    def __init__(self, size: int, limit: int) -> None:
+        super().__init__(f"it is {size:,} bytes, over the {limit:,}-byte limit")
+        self.size = size
+        self.limit = limit
+
+
+def real(path: os.PathLike[str] | str) -> Path:
+    """``path`` with every symlink followed (a missing tail is kept as written)."""
+    return Path(os.path.realpath(path))
+
+
+def is_inside(path: os.PathLike[str] | str, root: os.PathLike[str] | str) -> bool:
+    """Whether ``path``, symlinks followed, is ``root`` or below it."""
+    target, base = real(path), real(root)
+    return target == base or base in target.parents
+
+
+def outside_reason(path: os.PathLike[str] | str, root: os.PathLike[str] | str) -> str | None:
+    """Why ``path`` leaves ``root`` (a sentence for a message), or ``None`` when it stays inside."""
+    if is_inside(path, root):
+        return None
+    return f"it resolves to {real(path)}, outside the project root {real(root)}"
+
+
+def read_regular(path: Path, *, root: Path | None = None, limit: int | None = None) -> bytes:
+    """The bytes of the regular file ``path``: never a FIFO, device or folder, never more than
+    ``limit`` bytes, and (with ``root``) never a file that a symlink takes outside the root.
+
+    Raises :class:`UnsafeFile` (or :class:`FileTooLarge`) with a reason, or the ``OSError`` of a
+    missing or unreadable file.
+    """
+    if root is not None:
+        reason = outside_reason(path, root)
+        if reason is not None:
+            raise UnsafeFile(f"{reason}; it was not read")
+    fd = os.open(path, _OPEN_FLAGS)
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise UnsafeFile(f"it is {_kind(info.st_mode)}, not a regular file; it was not read")
+        if limit is not None and info.st_size > limit:
+            raise FileTooLarge(info.st_size, limit)
+        return _read_all(fd, limit)
+    finally:
+        os.close(fd)
+
+
+def _read_all(fd: int, limit: int | None) -> bytes:
+    """Read to the end, refusing a file that grows past ``limit`` while it is read."""
+    if hasattr(os, "set_blocking"):
+        os.set_blocking(fd, True)
+    chunks: list[bytes] = []
+    total = 0
+    while True:
+        chunk = os.read(fd, _CHUNK)
+        if not chunk:
+            return b"".join(chunks)
+        total += len(chunk)
+        if limit is not None and total > limit:
+            raise FileTooLarge(total, limit)
+        chunks.append(chunk)
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (named pipe)"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a regular file"
