@@ -95,7 +95,7 @@ def pytest_configure(config: pytest.Config) -> None:
             cwd=base,
         )
     except JobledgerError as error:
-        raise pytest.UsageError(f"jobledger: {error}") from error
+        raise pytest.UsageError(one_line(f"jobledger: {error}")) from error
     config.stash[_STATE] = _State(settings)
 
 
@@ -145,7 +145,7 @@ class OverlayFile(pytest.File):
         try:
             result = state.result()
         except JobledgerError as error:
-            raise self.CollectError(f"jobledger: {error}") from error
+            raise self.CollectError(one_line(f"jobledger: {error}")) from error
         groups: dict[str, list[Check]] = {}
         for check in result.checks:
             groups.setdefault(check.job, []).append(check)

@@ -16,6 +16,7 @@ from types import ModuleType
 
 from .. import __version__
 from ..errors import JobledgerError
+from ..text import one_line
 from . import check, extract, stub
 
 COMMANDS: tuple[ModuleType, ...] = (extract, check, stub)
@@ -60,7 +61,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         code: int = args.run(args)
     except JobledgerError as error:
-        print(f"jobledger: {error}", file=sys.stderr)
+        print(one_line(f"jobledger: {error}"), file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         return 130

@@ -9,6 +9,7 @@ from pathlib import Path
 from ..extract import extract_ledger
 from ..ledger.model import Ledger
 from ..ledger.store import write_ledger
+from ..text import one_line
 from .common import config_from_args
 
 NAME = "extract"
@@ -45,14 +46,15 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write(text)
         target = "stdout"
     else:
+        # -o is the operator's own choice; the configured path belongs to the tree and stays in it.
         path = Path(args.output) if args.output else config.ledger_path
-        write_ledger(path, ledger)
+        write_ledger(path, ledger, root=None if args.output else config.root)
         target = str(path)
     problems = problem_lines(ledger)
     for line in problems:
-        print(line, file=sys.stderr)
+        print(one_line(line), file=sys.stderr)
     print(
-        f"jobledger: wrote {target}: {len(ledger.jobs)} jobs, {len(problems)} problems",
+        one_line(f"jobledger: wrote {target}: {len(ledger.jobs)} jobs, {len(problems)} problems"),
         file=sys.stderr,
     )
     return 1 if problems else 0
