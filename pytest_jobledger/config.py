@@ -15,6 +15,7 @@ from typing import Any
 
 from .errors import ConfigError
 from .ledger.model import FRAMEWORKS, RESOLVED_FIELDS
+from .overlay.cells import DEFAULT_REQUIRED_CELLS
 from .paths import outside_reason, read_regular
 from .text import did_you_mean, one_line
 
@@ -40,14 +41,6 @@ DEFAULT_EXCLUDE: tuple[str, ...] = (
     "**/dist/**",
     "**/site-packages/**",
     "**/*.egg-info/**",
-)
-
-DEFAULT_REQUIRED_CELLS: tuple[str, ...] = (
-    "idempotent",
-    "poison_policy",
-    "paging_owner",
-    "runtime_class",
-    "purpose_accepted",
 )
 
 DEFAULT_BLOCKED_VALUES: tuple[str, ...] = ("", "unknown")

@@ -31,7 +31,7 @@ FORBIDDEN: dict[str, frozenset[str]] = {
     "github": frozenset({"extract", "overlay", "stub", "gate", "cli"}),
     "stub": frozenset({"gate", "github", "reporters", "cli", "plugin", "pytest"}),
     "findings": frozenset({"extract", "gate", "stub", "github", "reporters", "cli", "plugin"}),
-    "config": frozenset({"extract", "overlay", "gate", "stub", "github", "reporters", "cli"}),
+    "config": frozenset({"extract", "gate", "stub", "github", "reporters", "cli"}),
     "errors": frozenset({"*"}),
     "atomic": frozenset({"*"}),
     "text": frozenset({"*"}),

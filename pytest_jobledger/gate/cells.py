@@ -12,11 +12,11 @@ from typing import Any
 from ..config import Config
 from ..findings import Check, Finding, Kind
 from ..ledger.model import LEDGER_KEYS, Job
+from ..overlay.cells import CELLS, CellKind, spec_for
 from ..overlay.model import Cell, Entry, Overlay
 from ..overlay.values import describe_value
 from ..text import did_you_mean
 
-IDEMPOTENT = "idempotent"
 YES_NO = ("yes", "no")
 ORPHAN_CELL = "orphan"
 
@@ -83,16 +83,20 @@ class CellRules:
                 f"{self._blocked_list()}). Replace it with the real answer, agreed with the "
                 "job's owner.",
             )
-        if cell == IDEMPOTENT:
-            return self._yes_no_check(job, found)
-        return self._text_check(job, found)
+        return self._judge(job, found)
+
+    def _judge(self, job: Job, cell: Cell) -> Check:
+        """A written, non-blank cell judged by the kind of answer it takes."""
+        if spec_for(cell.key).kind is CellKind.YES_NO:
+            return self._yes_no_check(job, cell)
+        return self._text_check(job, cell)
 
     def _yes_no_check(self, job: Job, cell: Cell) -> Check:
         value = cell.value
         if value in YES_NO and cell.same_in_yaml11:
             return Check(job.id, cell.key, self.path, cell.value_line)
-        where = f"Job {job.id}: the 'idempotent' cell at {self.path}:{cell.value_line}"
-        want = 'Write it quoted and lower-case, exactly `idempotent: "yes"` or `idempotent: "no"`'
+        where = f"Job {job.id}: the {cell.key!r} cell at {self.path}:{cell.value_line}"
+        want = f'Write it quoted and lower-case, exactly `{cell.key}: "yes"` or `{cell.key}: "no"`'
         if value in YES_NO:
             detail = (
                 f"reads as the text {value!r} to YAML 1.2 readers but as the boolean "
@@ -146,8 +150,14 @@ class CellRules:
     # -- keys that are not required cells ----------------------------------------------------
 
     def extra_key_checks(self, job: Job, entry: Entry) -> Iterable[Check]:
+        """Keys that are not required cells: an optional cell of the vocabulary is judged when it
+        holds an answer (a blank one is simply not signed), anything else fails."""
         for cell in entry.cells:
             if cell.key in self._rank:
+                continue
+            if cell.key in CELLS and cell.key not in LEDGER_KEYS:
+                if not self._blocked(cell.value):
+                    yield self._judge(job, cell)
                 continue
             if cell.key in LEDGER_KEYS:
                 yield self._fail(
@@ -169,8 +179,9 @@ class CellRules:
                     self.path,
                     cell.key_line,
                     f"Job {job.id}: unknown key {cell.key!r} at {self.path}:{cell.key_line}"
-                    f"{_suggest(cell.key, self.required)}. An entry holds only the required "
-                    f"cells ({', '.join(self.required)}); rename or delete the key.",
+                    f"{_suggest(cell.key, [*self.required, *CELLS])}. An entry holds the "
+                    f"required cells ({', '.join(self.required)}) and the optional cells the "
+                    "overlay schema lists; rename or delete the key.",
                 )
 
     def orphan_check(self, entry: Entry, known: Sequence[str]) -> Check:
