@@ -97,14 +97,16 @@ def run(repo: Path, base: Path, extra: Sequence[str] = ()) -> list[dict[str, Any
     return events
 
 
-def step_events(events: list[dict[str, Any]], step: str) -> list[dict[str, Any]]:
-    return [e for e in events if step in (e.get("stepID") or e.get("stepid") or [])]
+def step_events(events: list[dict[str, Any]], *steps: str) -> list[dict[str, Any]]:
+    """Events of the step with all these ids (a composite's steps carry the caller's id too)."""
+    return [e for e in events if set(steps) <= set(e.get("stepID") or e.get("stepid") or [])]
 
 
-def commands_acted_on(events: list[dict[str, Any]], name: str, step: str = "gate") -> list[Command]:
-    """Commands act executed (it marks the ones under ``::stop-commands::`` as ``ignored``)."""
+def commands_acted_on(events: list[dict[str, Any]], name: str, *steps: str) -> list[Command]:
+    """Commands act executed (it marks the ones under ``::stop-commands::`` as ``ignored``) in
+    the action's gate step (of the caller's step ``steps``, when given)."""
     found = []
-    for event in step_events(events, step):
+    for event in step_events(events, "gate", *steps):
         if event.get("command") == name and "raw" in event:
             command = parse(event["raw"].rstrip("\r\n"))
             assert command is not None
