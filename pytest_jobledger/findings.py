@@ -104,12 +104,34 @@ class Kind(str, enum.Enum):
     )
 
 
+class Level(str, enum.Enum):
+    """How much a finding weighs: only an error fails the gate.
+
+    Every presenter honours it: pytest (an error fails its item; a warning passes with a
+    :class:`~pytest_jobledger.plugin.JobledgerWarning`; a notice passes quietly), ``jobledger
+    check`` (listed, exit code unaffected), GitHub (``::error``/``::warning``/``::notice``),
+    SARIF (``error``/``warning``/``note``) and the job summary.
+    """
+
+    ERROR = "error"
+    """The promise does not hold: the item fails."""
+    WARNING = "warning"
+    """A reviewer should look (``review_on_change = "warn"``); the item passes."""
+    NOTICE = "notice"
+    """Known and accepted (a baseline's known failure); reported, never failing."""
+
+    @property
+    def fails(self) -> bool:
+        return self is Level.ERROR
+
+
 @dataclass(frozen=True)
 class Finding:
     """One failing cell (or session-level status) with where it is and how to fix it.
 
     ``job`` and ``cell`` name the item (``overlay::job::cell``); ``path``/``line`` point at the line
-    a reviewer must look at, relative to the project root with ``/`` separators.
+    a reviewer must look at, relative to the project root with ``/`` separators. ``level`` says
+    whether it fails the gate (:class:`Level`).
     """
 
     kind: Kind
@@ -118,6 +140,7 @@ class Finding:
     path: str
     line: int
     message: str
+    level: Level = Level.ERROR
 
     @property
     def location(self) -> str:
@@ -131,6 +154,7 @@ class Finding:
             "path": self.path,
             "line": self.line,
             "message": self.message,
+            "level": self.level.value,
         }
 
     @classmethod
@@ -143,6 +167,7 @@ class Finding:
             path=str(data["path"]),
             line=int(data["line"]),
             message=str(data["message"]),
+            level=Level(data.get("level", Level.ERROR.value)),
         )
 
 
@@ -165,6 +190,11 @@ class Check:
     def name(self) -> str:
         return f"{self.job}::{self.cell}"
 
+    @property
+    def passed(self) -> bool:
+        """No finding, or one that does not fail (a warning or a notice)."""
+        return self.finding is None or not self.finding.level.fails
+
     @classmethod
     def failed(cls, finding: Finding) -> Check:
         """The failing item a finding is: named and located by the finding itself."""
@@ -186,7 +216,7 @@ class JoinedJob:
     @property
     def signed(self) -> bool:
         """Every check of this job passes (none fails and none was skipped)."""
-        return all(check.finding is None and check.skipped is None for check in self.checks)
+        return all(check.passed and check.skipped is None for check in self.checks)
 
 
 @dataclass(frozen=True)
@@ -198,4 +228,10 @@ class GateResult:
 
     @property
     def findings(self) -> list[Finding]:
+        """Every finding, whatever its level (presenters show warnings and notices too)."""
         return [check.finding for check in self.checks if check.finding is not None]
+
+    @property
+    def failed(self) -> bool:
+        """Whether any finding fails the gate (a warning or a notice alone does not)."""
+        return any(finding.level.fails for finding in self.findings)

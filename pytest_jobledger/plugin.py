@@ -14,6 +14,7 @@ Node ids are ``<overlay path relative to rootdir>::<job>::<cell>``; see
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,7 +24,7 @@ import pytest
 
 from .config import Config, load_config
 from .errors import JobledgerError
-from .findings import FINDING_PROPERTY, Check, Finding, GateResult
+from .findings import FINDING_PROPERTY, Check, Finding, GateResult, Level
 from .gate import evaluate
 from .text import one_line
 
@@ -45,6 +46,10 @@ class _State:
 
 
 _STATE = pytest.StashKey[_State]()
+
+
+class JobledgerWarning(UserWarning):
+    """A finding at the warning level: its item passes, and pytest lists it under warnings."""
 
 
 class JobledgerFailure(Exception):
@@ -177,8 +182,18 @@ class CellItem(pytest.Item):
         if self.check.skipped is not None:
             pytest.skip(self.check.skipped)
         finding = self.check.finding
-        if finding is not None:
-            self.user_properties.append((FINDING_PROPERTY, finding.to_json()))
+        if finding is None:
+            return
+        self.user_properties.append((FINDING_PROPERTY, finding.to_json()))
+        if finding.level is Level.WARNING:
+            text = one_line(f"[{finding.kind.value}] {finding.message}")
+            warnings.warn_explicit(
+                JobledgerWarning(text),
+                category=JobledgerWarning,
+                filename=str(self.config.stash[_STATE].config.root / finding.path),
+                lineno=finding.line,
+            )
+        elif finding.level.fails:
             raise JobledgerFailure(finding)
 
     def repr_failure(

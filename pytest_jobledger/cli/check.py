@@ -27,4 +27,4 @@ def run(args: argparse.Namespace) -> int:
     result = evaluate(config)
     findings = result.findings
     sys.stdout.write(reporters.get(args.format)(findings, config))
-    return 1 if findings else 0
+    return 1 if result.failed else 0

@@ -28,7 +28,7 @@ import pytest
 
 from ..atomic import atomic_write
 from ..findings import FINDING_PROPERTY, Finding
-from ..plugin import gate_config, gate_enabled
+from ..plugin import JobledgerWarning, gate_config, gate_enabled
 from ..reporters.sarif import dumps, sarif_log
 from .commands import annotation_lines, display_path
 from .context import GitHubContext, changed_files, write_outputs
@@ -132,6 +132,8 @@ class _Deferred:
         nodeid: str,
         location: tuple[str, int, str] | None,
     ) -> None:
+        if issubclass(warning_message.category, JobledgerWarning):
+            return  # a ledger item's warning: annotated once, by us, on the overlay entry
         self._call("pytest_warning_recorded", warning_message, when, nodeid, location)
 
 
@@ -172,6 +174,7 @@ class GitHubPresenter:
             self.stopped = True
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        # A passing item carries its warning or notice the same way a failing one does.
         for name, value in report.user_properties:
             if name == FINDING_PROPERTY and isinstance(value, dict):
                 self.findings.add(Finding.from_json(value))

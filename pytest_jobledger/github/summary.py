@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from ..findings import Finding, Kind
+from ..findings import Finding, Kind, Level
 from ..reporters.markdown import code, escape_markdown
 
 #: Far below GitHub's 1 MiB per step, leaving room for whatever else the step writes.
@@ -21,13 +21,30 @@ GITHUB_SUMMARY_LIMIT = 1024 * 1024
 
 
 def counts(findings: Iterable[Finding]) -> dict[str, int]:
-    """The numbers the action exposes as outputs (and the summary shows first)."""
-    distinct = set(findings)
+    """The numbers the action exposes as outputs (and the summary shows first): failing
+    findings only; warnings and notices are counted by :func:`others`."""
+    distinct = {finding for finding in findings if finding.level.fails}
     return {
         "failing-cells": len(distinct),
         "unsigned-jobs": len({f.job for f in distinct if f.kind is Kind.UNSIGNED}),
         "orphans": sum(1 for f in distinct if f.kind is Kind.ORPHAN),
     }
+
+
+def others(findings: Iterable[Finding]) -> dict[Level, int]:
+    """How many distinct findings of each level that does not fail."""
+    distinct = set(findings)
+    return {
+        level: sum(1 for f in distinct if f.level is level)
+        for level in Level
+        if not level.fails and any(f.level is level for f in distinct)
+    }
+
+
+def _heading(kind: Kind, rows: list[Finding]) -> str:
+    levels = sorted({f.level for f in rows if not f.level.fails}, key=list(Level).index)
+    marks = "".join(f", {level.value}" for level in levels)
+    return f"{kind.heading} ({len(rows)}{marks})"
 
 
 def render_summary(
@@ -60,9 +77,10 @@ def render_summary(
             head += ["All policy cells are signed: no findings.", ""]
         return "\n".join(head)
     per_kind = Counter(f.kind for f in distinct)
+    extra = "".join(f" · {n} {level.value}s" for level, n in others(distinct).items())
     head += [
         f"**{numbers['failing-cells']} failing** · {numbers['unsigned-jobs']} unsigned jobs · "
-        f"{numbers['orphans']} orphans",
+        f"{numbers['orphans']} orphans{extra}",
         "",
         "| kind | findings |",
         "| --- | ---: |",
@@ -78,7 +96,7 @@ def render_summary(
         rows = [f for f in distinct if f.kind is kind]
         if not rows or truncated:
             continue
-        table = [f"### {kind.heading} ({len(rows)})", "", "| where | job | cell | fix |"]
+        table = [f"### {_heading(kind, rows)}", "", "| where | job | cell | fix |"]
         table.append("| --- | --- | --- | --- |")
         block = "\n".join(table) + "\n"
         if used + len(block.encode("utf-8")) + reserve > limit_bytes:
