@@ -14,6 +14,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from .ledger.diff import FieldChange
+
 if TYPE_CHECKING:
     from .ledger.model import Job
     from .overlay.model import Entry
@@ -101,6 +103,44 @@ class Kind(str, enum.Enum):
         "The committed ledger differs from a fresh extraction.",
         "Run `jobledger extract` and commit the result.",
         "Committed ledger is stale",
+    )
+    # -- signatures that stay true: review after change, review age, owners, allowed values --
+    REVIEW_AFTER_CHANGE = (
+        "review-after-change",
+        "A job's ledger row changed since the base, but its signed overlay entry did not.",
+        "Re-read the entry against the new code and touch it in the same pull request "
+        "(for example update `reviewed_on`).",
+        "Changed jobs whose signatures were not reviewed",
+    )
+    REVIEW_EXPIRED = (
+        "review-expired",
+        "An entry's `reviewed_on` is older than `max_review_age_days`.",
+        "Check the entry with the job's owner (paging owners rotate) and update `reviewed_on`.",
+        "Reviews older than the configured age",
+    )
+    NOT_A_DATE = (
+        "not-a-date",
+        "A date cell is not a real YYYY-MM-DD day, or is in the future.",
+        'Write the day the entry was checked, e.g. `reviewed_on: "2025-03-14"`.',
+        "Dates that are not a past YYYY-MM-DD day",
+    )
+    UNKNOWN_OWNER = (
+        "unknown-owner",
+        "A `paging_owner` names no rotation in the owners roster.",
+        "Name a rotation listed in the roster, or add the new rotation to the roster.",
+        "Paging owners that are not in the roster",
+    )
+    OWNERS_INVALID = (
+        "owners-invalid",
+        "The owners roster is missing, does not parse or is not a list or mapping of names.",
+        "Fix the roster at the reported line (a YAML list of names, or name: contact).",
+        "Owners roster cannot be used",
+    )
+    NOT_ALLOWED = (
+        "not-allowed",
+        "A cell holds a value that is not one of its configured allowed values.",
+        "Write one of the allowed values, or add the value to the cell's `allowed` list.",
+        "Values that are not allowed",
     )
 
 
@@ -235,3 +275,51 @@ class GateResult:
     def failed(self) -> bool:
         """Whether any finding fails the gate (a warning or a notice alone does not)."""
         return any(finding.level.fails for finding in self.findings)
+
+
+# -- what operators will see change (``jobledger diff``, the job summary's first table) ----------
+
+
+@dataclass(frozen=True)
+class JobChanges:
+    """One job as a pull request changes it: its ledger fields and its policy cells side by side.
+
+    ``status`` is ``added``/``removed`` (the job), ``changed`` (its ledger row) or ``policy``
+    (only its overlay entry changed).
+    """
+
+    job: str
+    status: str
+    ledger: tuple[FieldChange, ...] = ()
+    policy: tuple[FieldChange, ...] = ()
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "id": self.job,
+            "status": self.status,
+            "ledger": [change.to_json() for change in self.ledger],
+            "policy": [change.to_json() for change in self.policy],
+        }
+
+
+@dataclass(frozen=True)
+class ChangeReport:
+    """Everything that changed between a base and now, job by job, sorted by id."""
+
+    base: str
+    commit: str
+    jobs: tuple[JobChanges, ...] = ()
+    moved: tuple[str, ...] = ()
+    """Jobs that only moved (path or line): listed by id, not a change operators see."""
+    unsupported_added: tuple[str, ...] = ()
+    unsupported_removed: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "base": self.base,
+            "commit": self.commit,
+            "jobs": [job.to_json() for job in self.jobs],
+            "moved": list(self.moved),
+            "unsupported_added": list(self.unsupported_added),
+            "unsupported_removed": list(self.unsupported_removed),
+        }

@@ -128,7 +128,9 @@ def show(commit: str, path: Path, cwd: Path, *, limit: int) -> bytes:
     """
     top = toplevel(cwd)
     try:
-        inside = real(path).relative_to(real(top)).as_posix()
+        # The folder's symlinks are followed, the file's own name is not: what was committed
+        # under that name is read (and refused if it was a symlink).
+        inside = (real(path.parent) / path.name).relative_to(real(top)).as_posix()
     except ValueError as exc:
         raise GitUnavailable(f"{path} is outside the repository at {top}") from exc
     done = run(["ls-tree", "-l", "-z", "--full-tree", commit, "--", inside], top)

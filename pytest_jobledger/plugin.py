@@ -14,6 +14,7 @@ Node ids are ``<overlay path relative to rootdir>::<job>::<cell>``; see
 
 from __future__ import annotations
 
+import datetime
 import warnings
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -26,6 +27,7 @@ from .config import Config, load_config
 from .errors import JobledgerError
 from .findings import FINDING_PROPERTY, Check, Finding, GateResult, Level
 from .gate import evaluate
+from .gate.today import resolve_today
 from .text import one_line
 
 MARKER = "jobledger"
@@ -39,9 +41,12 @@ class _State:
     collected: bool = False
     _result: GateResult | None = field(default=None, repr=False)
 
+    base: str | None = None
+    today: datetime.date | None = None
+
     def result(self) -> GateResult:
         if self._result is None:
-            self._result = evaluate(self.config)
+            self._result = evaluate(self.config, base=self.base, today=self.today)
         return self._result
 
 
@@ -81,6 +86,18 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default=None,
         help="TOML file with a [tool.jobledger] table (default: ROOT/pyproject.toml)",
     )
+    group.addoption(
+        "--jobledger-base",
+        metavar="REF",
+        default=None,
+        help="git ref whose committed ledger and overlay review-after-change compares with",
+    )
+    group.addoption(
+        "--jobledger-today",
+        metavar="YYYY-MM-DD",
+        default=None,
+        help="the day reviews are dated against (default: $JOBLEDGER_TODAY, else today)",
+    )
     parser.addini("jobledger", type="bool", default=False, help="run the gate as --jobledger does")
 
 
@@ -99,9 +116,10 @@ def pytest_configure(config: pytest.Config) -> None:
             config_file=base / config_file if config_file else None,
             cwd=base,
         )
+        today = resolve_today(config.getoption("jobledger_today"), flag="--jobledger-today")
     except JobledgerError as error:
         raise pytest.UsageError(one_line(f"jobledger: {error}")) from error
-    config.stash[_STATE] = _State(settings)
+    config.stash[_STATE] = _State(settings, base=config.getoption("jobledger_base"), today=today)
 
 
 def gate_config(config: pytest.Config) -> Config:
