@@ -22,6 +22,8 @@ if TYPE_CHECKING:
 
 #: The key of the ``user_properties`` entry a failing pytest item carries: ``Finding.to_json()``.
 FINDING_PROPERTY = "jobledger_finding"
+#: The key the base status item carries: ``ChangeReport.to_json()``, or ``{"unavailable": why}``.
+CHANGES_PROPERTY = "jobledger_changes"
 
 
 class Kind(str, enum.Enum):
@@ -265,6 +267,8 @@ class GateResult:
 
     checks: tuple[Check, ...]
     jobs: tuple[JoinedJob, ...] = ()
+    changes: ChangeReport | None = None
+    """What changed since the base, when one was given and could be read."""
 
     @property
     def findings(self) -> list[Finding]:
@@ -293,6 +297,15 @@ class JobChanges:
     ledger: tuple[FieldChange, ...] = ()
     policy: tuple[FieldChange, ...] = ()
 
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> JobChanges:
+        return cls(
+            job=str(data["id"]),
+            status=str(data["status"]),
+            ledger=tuple(FieldChange.from_json(row) for row in data.get("ledger", [])),
+            policy=tuple(FieldChange.from_json(row) for row in data.get("policy", [])),
+        )
+
     def to_json(self) -> dict[str, object]:
         return {
             "id": self.job,
@@ -313,6 +326,18 @@ class ChangeReport:
     """Jobs that only moved (path or line): listed by id, not a change operators see."""
     unsupported_added: tuple[str, ...] = ()
     unsupported_removed: tuple[str, ...] = ()
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> ChangeReport:
+        """The inverse of :meth:`to_json` (the report travels to the presenter in a test report)."""
+        return cls(
+            base=str(data["base"]),
+            commit=str(data["commit"]),
+            jobs=tuple(JobChanges.from_json(row) for row in data.get("jobs", [])),
+            moved=tuple(str(item) for item in data.get("moved", [])),
+            unsupported_added=tuple(str(item) for item in data.get("unsupported_added", [])),
+            unsupported_removed=tuple(str(item) for item in data.get("unsupported_removed", [])),
+        )
 
     def to_json(self) -> dict[str, object]:
         return {

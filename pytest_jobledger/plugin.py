@@ -25,8 +25,10 @@ import pytest
 
 from .config import Config, load_config
 from .errors import JobledgerError
-from .findings import FINDING_PROPERTY, Check, Finding, GateResult, Level
+from .findings import CHANGES_PROPERTY, FINDING_PROPERTY, Check, Finding, GateResult, Level
 from .gate import evaluate
+from .gate.review import BASE_STATUS
+from .gate.status import STATUS_JOB
 from .gate.today import resolve_today
 from .text import one_line
 
@@ -197,6 +199,11 @@ class CellItem(pytest.Item):
         self.add_marker(MARKER)
 
     def runtest(self) -> None:
+        if (self.check.job, self.check.cell) == (STATUS_JOB, BASE_STATUS):
+            # What changed since the base travels to the presenters (the job summary) here.
+            changes = self.config.stash[_STATE].result().changes
+            data = changes.to_json() if changes is not None else {"unavailable": self.check.skipped}
+            self.user_properties.append((CHANGES_PROPERTY, data))
         if self.check.skipped is not None:
             pytest.skip(self.check.skipped)
         finding = self.check.finding

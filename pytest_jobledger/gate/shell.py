@@ -19,6 +19,7 @@ from ..ledger.store import committed_text
 from ..overlay.model import Overlay
 from ..overlay.reader import load_overlay
 from ..overlay.roster import Roster, load_roster
+from .changes import build_report
 from .join import join
 from .review import Base, base_status, read_base, review_checks
 from .status import ledger_status, overlay_status, owners_status
@@ -51,13 +52,15 @@ def evaluate(
     ]
     roster = _roster(config, status)
     extra: list[Check] = []
-    if base is not None and config.review_on_change != "off":
+    changes = None
+    if base is not None:
         found, reason = _base(config, base)
         status.append(base_status(config, base, found, reason))
         if found is not None and overlay is not None:
             extra = review_checks(found, fresh, overlay, config)
+            changes = build_report(found, fresh, overlay)
     joined = join(fresh, overlay, config, today=today, roster=roster, extra=extra)
-    return GateResult(tuple(status) + joined.checks, joined.jobs)
+    return GateResult(tuple(status) + joined.checks, joined.jobs, changes)
 
 
 def _roster(config: Config, status: list[Check]) -> Roster | None:

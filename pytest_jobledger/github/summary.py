@@ -12,7 +12,8 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from ..findings import Finding, Kind, Level
+from ..findings import ChangeReport, Finding, Kind, Level
+from ..reporters.changes import render_markdown
 from ..reporters.markdown import code, escape_markdown
 
 #: Far below GitHub's 1 MiB per step, leaving room for whatever else the step writes.
@@ -54,12 +55,37 @@ def render_summary(
     limit_bytes: int = MAX_SUMMARY_BYTES,
     see: str = "the pytest output or `jobledger check`",
     incomplete: str | None = None,
+    changes: ChangeReport | None = None,
+    no_changes: str | None = None,
 ) -> str:
     """The whole summary as Markdown, never longer than ``limit_bytes`` UTF-8 bytes.
 
     ``incomplete`` says why the gate did not finish (a usage error, an interrupt): then the
-    findings shown are those seen so far, and a clean run is never claimed.
+    findings shown are those seen so far, and a clean run is never claimed. ``changes`` (what
+    operators will see change since the base) comes first, within a quarter of the budget;
+    ``no_changes`` says once why there is no such table.
     """
+    top = ""
+    if changes is not None:
+        top = render_markdown(changes, limit_bytes=limit_bytes // 4)
+    elif no_changes is not None:
+        top = f"> No diff against the base: {escape_markdown(no_changes)}\n\n"
+    rest = _findings_summary(
+        findings, locate=locate, limit_bytes=limit_bytes - len(top.encode("utf-8")), see=see,
+        incomplete=incomplete,
+    )  # fmt: skip
+    title = "## Job ledger\n\n"
+    return title + top + rest.removeprefix(title)
+
+
+def _findings_summary(
+    findings: Iterable[Finding],
+    *,
+    locate: Callable[[Finding], str] | None,
+    limit_bytes: int,
+    see: str,
+    incomplete: str | None,
+) -> str:
     where = locate or (lambda finding: finding.location)
     distinct = sorted(
         set(findings), key=lambda f: (f.path, f.line, f.job, f.cell, f.kind.value, f.message)
@@ -137,6 +163,8 @@ def append_summary(
     locate: Callable[[Finding], str] | None = None,
     see: str = "the pytest output or `jobledger check`",
     incomplete: str | None = None,
+    changes: ChangeReport | None = None,
+    no_changes: str | None = None,
 ) -> None:
     """Append the summary to ``$GITHUB_STEP_SUMMARY``, within what the step has left of 1 MiB."""
     try:
@@ -147,7 +175,13 @@ def append_summary(
     if budget < 4 * 1024:
         return
     text = render_summary(
-        findings, locate=locate, limit_bytes=budget, see=see, incomplete=incomplete
+        findings,
+        locate=locate,
+        limit_bytes=budget,
+        see=see,
+        incomplete=incomplete,
+        changes=changes,
+        no_changes=no_changes,
     )
     with path.open("a", encoding="utf-8") as handle:
         handle.write(text)

@@ -64,6 +64,17 @@ class FieldChange:
         before = show(self.before, self.before_reason)
         return f"{name} {before} -> {show(self.after, self.after_reason)}"
 
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> FieldChange:
+        return cls(
+            field=str(data["field"]),
+            how=str(data["change"]),
+            before=data.get("before"),
+            after=data.get("after"),
+            before_reason=data.get("before_reason"),
+            after_reason=data.get("after_reason"),
+        )
+
     def to_json(self) -> dict[str, object]:
         data: dict[str, object] = {"field": self.field, "change": self.how}
         if self.how != ADDED:

@@ -85,8 +85,29 @@ def test_github_annotates_a_warning_on_the_overlay_entry(
     assert lines[0].startswith("::warning file=overlays/job_policy.yaml,line=2,endLine=2,")
     assert "title=jobledger review-after-change%3A billing.tasks.capture_invoice" in lines[0]
     summary = (repo.parent / "summary.md").read_text("utf-8")
+    assert summary.startswith(
+        "## Job ledger\n\n### What operators will see change (against `HEAD~1`)\n\n"
+        "2 changed, 0 added, 0 removed; 1 overlay entry changed\n\n"
+        "| job | change | ledger (from the code) | policy (the overlay) |\n"
+    )
+    assert "| `billing.tasks.capture_invoice` | changed | queue billing -\\> default<br>" in summary
     assert "**0 failing**" in summary
     assert "1 warnings" in summary
+
+
+def test_the_summary_says_once_that_there_is_no_diff(
+    pytester: pytest.Pytester, repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("GITHUB_ACTIONS", "true")
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(repo.parent / "summary.md"))
+    result = pytester.runpytest_subprocess(
+        "--jobledger", "-m", "jobledger", "--jobledger-base", "gone", "-p", "no:randomly",
+        "-n", "2", "overlays/job_policy.yaml",
+    )  # fmt: skip
+    assert result.ret == 0
+    summary = (repo.parent / "summary.md").read_text("utf-8")
+    assert summary.count("No diff against the base") == 1
+    assert "the ref 'gone' names no commit" in summary
 
 
 def test_jobledger_check_lists_the_warning_and_exits_0(
