@@ -14,8 +14,16 @@ from pathlib import Path
 from typing import Any
 
 from .errors import ConfigError
-from .ledger.model import FRAMEWORKS, RESOLVED_FIELDS
-from .overlay.cells import DEFAULT_REQUIRED_CELLS
+from .ledger.model import FRAMEWORKS, LEDGER_KEYS, RESOLVED_FIELDS
+from .overlay.cells import (
+    CELLS,
+    DEFAULT_REQUIRED_CELLS,
+    REVIEWED_ON,
+    CellKind,
+    CellSettings,
+    Vocabulary,
+    vocabulary,
+)
 from .paths import outside_reason, read_regular
 from .text import did_you_mean, one_line
 
@@ -83,6 +91,26 @@ class Config:
     decorators: Mapping[str, DecoratorSpec] = field(default_factory=dict)
     required_cells: tuple[str, ...] = DEFAULT_REQUIRED_CELLS
     blocked_values: tuple[str, ...] = DEFAULT_BLOCKED_VALUES
+    # -- signatures that stay true (review after change, review age, owners, allowed values) --
+    review_on_change: str = "warn"
+    max_review_age_days: int | None = None
+    """With it, ``reviewed_on`` is one of the ``required_cells``."""
+    owners: str | None = None
+    cells: Mapping[str, CellSettings] = field(default_factory=dict)
+    schema: str = "overlays/job_policy.schema.json"
+
+    @property
+    def vocabulary(self) -> Vocabulary:
+        """Every cell an entry may hold here: the vocabulary, required and project cells."""
+        return vocabulary(self.required_cells, self.cells)
+
+    @property
+    def owners_path(self) -> Path | None:
+        return self.root / self.owners if self.owners is not None else None
+
+    @property
+    def schema_path(self) -> Path:
+        return self.root / self.schema
 
     @property
     def ledger_path(self) -> Path:
@@ -120,7 +148,14 @@ _TOP_KEYS = {
     "decorators",
     "required_cells",
     "blocked_values",
+    "review_on_change",
+    "max_review_age_days",
+    "owners",
+    "cells",
+    "schema",
 }
+REVIEW_ON_CHANGE: tuple[str, ...] = ("warn", "fail", "off")
+_CELL_KEYS = {"allowed", "description"}
 _DECORATOR_KEYS = {"framework", "time_unit", *RESOLVED_FIELDS}
 
 
@@ -235,6 +270,17 @@ def config_from_table(
         qualname: _decorator_spec(qualname, spec, fail)
         for qualname, spec in sorted(decorators_table.items())
     }
+    required = str_list("required_cells", DEFAULT_REQUIRED_CELLS)
+    max_age = table.get("max_review_age_days")
+    if max_age is not None:
+        if isinstance(max_age, bool) or not isinstance(max_age, int) or max_age <= 0:
+            raise fail("max_review_age_days", "must be a positive integer (days)")
+        if REVIEWED_ON not in required:
+            required = (*required, REVIEWED_ON)
+    blocked = str_list("blocked_values", DEFAULT_BLOCKED_VALUES)
+    owners = table.get("owners")
+    if owners is not None:
+        owners = inside("owners", string("owners", ""))
     return Config(
         root=root,
         source=source,
@@ -245,9 +291,51 @@ def config_from_table(
         job_id=string("job_id", Config.job_id, JOB_ID_STYLES),
         max_file_bytes=max_bytes,
         decorators=decorators,
-        required_cells=str_list("required_cells", DEFAULT_REQUIRED_CELLS),
-        blocked_values=str_list("blocked_values", DEFAULT_BLOCKED_VALUES),
+        required_cells=required,
+        blocked_values=blocked,
+        review_on_change=string("review_on_change", Config.review_on_change, REVIEW_ON_CHANGE),
+        max_review_age_days=max_age,
+        owners=owners,
+        cells=_cell_settings(table.get("cells", {}), required, blocked, fail),
+        schema=inside("schema", string("schema", Config.schema)),
     )
+
+
+def _cell_settings(
+    table: Any, required: tuple[str, ...], blocked: tuple[str, ...], fail: Any
+) -> dict[str, CellSettings]:
+    """``[tool.jobledger.cells.NAME]``: allowed values for a text cell, or a project's own cell."""
+    if not isinstance(table, dict):
+        raise fail("cells", "must be a table of tables: [tool.jobledger.cells.runtime_class]")
+    folded = {value.strip().casefold() for value in blocked}
+    result: dict[str, CellSettings] = {}
+    for name, spec in sorted(table.items()):
+        key = f"cells.{name}"
+        if not isinstance(spec, dict):
+            raise fail(key, "must be a table, e.g. allowed = [...]")
+        if name in LEDGER_KEYS:
+            raise fail(key, f"{name!r} is a ledger field; the overlay holds only signed policy")
+        for option in spec:
+            if option not in _CELL_KEYS:
+                raise fail(f"{key}.{option}", f"unknown key{_did_you_mean(option, _CELL_KEYS)}")
+        description = spec.get("description")
+        if description is not None and (not isinstance(description, str) or not description):
+            raise fail(f"{key}.description", "must be a non-empty string")
+        allowed = spec.get("allowed", [])
+        if not isinstance(allowed, list) or not all(
+            isinstance(item, str) and item.strip() for item in allowed
+        ):
+            raise fail(f"{key}.allowed", 'must be a list of non-empty strings, e.g. ["batch-long"]')
+        known = CELLS.get(name)
+        if allowed and known is not None and known.kind is not CellKind.TEXT:
+            raise fail(f"{key}.allowed", f"{name!r} takes {known.kind.value} answers, not a list")
+        if len(set(allowed)) != len(allowed):
+            raise fail(f"{key}.allowed", "lists a value twice")
+        for item in allowed:
+            if item.strip().casefold() in folded:
+                raise fail(f"{key}.allowed", f"{item!r} is a blocked value, never a signature")
+        result[name] = CellSettings(allowed=tuple(allowed), description=description)
+    return result
 
 
 def _decorator_spec(qualname: str, spec: Any, fail: Any) -> DecoratorSpec:

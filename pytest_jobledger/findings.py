@@ -14,12 +14,16 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from .ledger.diff import FieldChange
+
 if TYPE_CHECKING:
     from .ledger.model import Job
     from .overlay.model import Entry
 
 #: The key of the ``user_properties`` entry a failing pytest item carries: ``Finding.to_json()``.
 FINDING_PROPERTY = "jobledger_finding"
+#: The key the base status item carries: ``ChangeReport.to_json()``, or ``{"unavailable": why}``.
+CHANGES_PROPERTY = "jobledger_changes"
 
 
 class Kind(str, enum.Enum):
@@ -102,6 +106,65 @@ class Kind(str, enum.Enum):
         "Run `jobledger extract` and commit the result.",
         "Committed ledger is stale",
     )
+    # -- signatures that stay true: review after change, review age, owners, allowed values --
+    REVIEW_AFTER_CHANGE = (
+        "review-after-change",
+        "A job's ledger row changed since the base, but its signed overlay entry did not.",
+        "Re-read the entry against the new code and touch it in the same pull request "
+        "(for example update `reviewed_on`).",
+        "Changed jobs whose signatures were not reviewed",
+    )
+    REVIEW_EXPIRED = (
+        "review-expired",
+        "An entry's `reviewed_on` is older than `max_review_age_days`.",
+        "Check the entry with the job's owner (paging owners rotate) and update `reviewed_on`.",
+        "Reviews older than the configured age",
+    )
+    NOT_A_DATE = (
+        "not-a-date",
+        "A date cell is not a real YYYY-MM-DD day, or is in the future.",
+        'Write the day the entry was checked, e.g. `reviewed_on: "2025-03-14"`.',
+        "Dates that are not a past YYYY-MM-DD day",
+    )
+    UNKNOWN_OWNER = (
+        "unknown-owner",
+        "A `paging_owner` names no rotation in the owners roster.",
+        "Name a rotation listed in the roster, or add the new rotation to the roster.",
+        "Paging owners that are not in the roster",
+    )
+    OWNERS_INVALID = (
+        "owners-invalid",
+        "The owners roster is missing, does not parse or is not a list or mapping of names.",
+        "Fix the roster at the reported line (a YAML list of names, or name: contact).",
+        "Owners roster cannot be used",
+    )
+    NOT_ALLOWED = (
+        "not-allowed",
+        "A cell holds a value that is not one of its configured allowed values.",
+        "Write one of the allowed values, or add the value to the cell's `allowed` list.",
+        "Values that are not allowed",
+    )
+
+
+class Level(str, enum.Enum):
+    """How much a finding weighs: only an error fails the gate.
+
+    Every presenter honours it: pytest (an error fails its item; a warning passes with a
+    :class:`~pytest_jobledger.plugin.JobledgerWarning`; a notice passes quietly), ``jobledger
+    check`` (listed, exit code unaffected), GitHub (``::error``/``::warning``/``::notice``),
+    SARIF (``error``/``warning``/``note``) and the job summary.
+    """
+
+    ERROR = "error"
+    """The promise does not hold: the item fails."""
+    WARNING = "warning"
+    """A reviewer should look (``review_on_change = "warn"``); the item passes."""
+    NOTICE = "notice"
+    """Known and accepted (a baseline's known failure); reported, never failing."""
+
+    @property
+    def fails(self) -> bool:
+        return self is Level.ERROR
 
 
 @dataclass(frozen=True)
@@ -109,7 +172,8 @@ class Finding:
     """One failing cell (or session-level status) with where it is and how to fix it.
 
     ``job`` and ``cell`` name the item (``overlay::job::cell``); ``path``/``line`` point at the line
-    a reviewer must look at, relative to the project root with ``/`` separators.
+    a reviewer must look at, relative to the project root with ``/`` separators. ``level`` says
+    whether it fails the gate (:class:`Level`).
     """
 
     kind: Kind
@@ -118,6 +182,7 @@ class Finding:
     path: str
     line: int
     message: str
+    level: Level = Level.ERROR
 
     @property
     def location(self) -> str:
@@ -131,6 +196,7 @@ class Finding:
             "path": self.path,
             "line": self.line,
             "message": self.message,
+            "level": self.level.value,
         }
 
     @classmethod
@@ -143,6 +209,7 @@ class Finding:
             path=str(data["path"]),
             line=int(data["line"]),
             message=str(data["message"]),
+            level=Level(data.get("level", Level.ERROR.value)),
         )
 
 
@@ -165,6 +232,11 @@ class Check:
     def name(self) -> str:
         return f"{self.job}::{self.cell}"
 
+    @property
+    def passed(self) -> bool:
+        """No finding, or one that does not fail (a warning or a notice)."""
+        return self.finding is None or not self.finding.level.fails
+
     @classmethod
     def failed(cls, finding: Finding) -> Check:
         """The failing item a finding is: named and located by the finding itself."""
@@ -186,7 +258,7 @@ class JoinedJob:
     @property
     def signed(self) -> bool:
         """Every check of this job passes (none fails and none was skipped)."""
-        return all(check.finding is None and check.skipped is None for check in self.checks)
+        return all(check.passed and check.skipped is None for check in self.checks)
 
 
 @dataclass(frozen=True)
@@ -195,7 +267,84 @@ class GateResult:
 
     checks: tuple[Check, ...]
     jobs: tuple[JoinedJob, ...] = ()
+    changes: ChangeReport | None = None
+    """What changed since the base, when one was given and could be read."""
 
     @property
     def findings(self) -> list[Finding]:
+        """Every finding, whatever its level (presenters show warnings and notices too)."""
         return [check.finding for check in self.checks if check.finding is not None]
+
+    @property
+    def failed(self) -> bool:
+        """Whether any finding fails the gate (a warning or a notice alone does not)."""
+        return any(finding.level.fails for finding in self.findings)
+
+
+# -- what operators will see change (``jobledger diff``, the job summary's first table) ----------
+
+
+@dataclass(frozen=True)
+class JobChanges:
+    """One job as a pull request changes it: its ledger fields and its policy cells side by side.
+
+    ``status`` is ``added``/``removed`` (the job), ``changed`` (its ledger row) or ``policy``
+    (only its overlay entry changed).
+    """
+
+    job: str
+    status: str
+    ledger: tuple[FieldChange, ...] = ()
+    policy: tuple[FieldChange, ...] = ()
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> JobChanges:
+        return cls(
+            job=str(data["id"]),
+            status=str(data["status"]),
+            ledger=tuple(FieldChange.from_json(row) for row in data.get("ledger", [])),
+            policy=tuple(FieldChange.from_json(row) for row in data.get("policy", [])),
+        )
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "id": self.job,
+            "status": self.status,
+            "ledger": [change.to_json() for change in self.ledger],
+            "policy": [change.to_json() for change in self.policy],
+        }
+
+
+@dataclass(frozen=True)
+class ChangeReport:
+    """Everything that changed between a base and now, job by job, sorted by id."""
+
+    base: str
+    commit: str
+    jobs: tuple[JobChanges, ...] = ()
+    moved: tuple[str, ...] = ()
+    """Jobs that only moved (path or line): listed by id, not a change operators see."""
+    unsupported_added: tuple[str, ...] = ()
+    unsupported_removed: tuple[str, ...] = ()
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> ChangeReport:
+        """The inverse of :meth:`to_json` (the report travels to the presenter in a test report)."""
+        return cls(
+            base=str(data["base"]),
+            commit=str(data["commit"]),
+            jobs=tuple(JobChanges.from_json(row) for row in data.get("jobs", [])),
+            moved=tuple(str(item) for item in data.get("moved", [])),
+            unsupported_added=tuple(str(item) for item in data.get("unsupported_added", [])),
+            unsupported_removed=tuple(str(item) for item in data.get("unsupported_removed", [])),
+        )
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "base": self.base,
+            "commit": self.commit,
+            "jobs": [job.to_json() for job in self.jobs],
+            "moved": list(self.moved),
+            "unsupported_added": list(self.unsupported_added),
+            "unsupported_removed": list(self.unsupported_removed),
+        }

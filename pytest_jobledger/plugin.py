@@ -14,6 +14,8 @@ Node ids are ``<overlay path relative to rootdir>::<job>::<cell>``; see
 
 from __future__ import annotations
 
+import datetime
+import warnings
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,8 +25,11 @@ import pytest
 
 from .config import Config, load_config
 from .errors import JobledgerError
-from .findings import FINDING_PROPERTY, Check, Finding, GateResult
+from .findings import CHANGES_PROPERTY, FINDING_PROPERTY, Check, Finding, GateResult, Level
 from .gate import evaluate
+from .gate.review import BASE_STATUS
+from .gate.status import STATUS_JOB
+from .gate.today import resolve_today
 from .text import one_line
 
 MARKER = "jobledger"
@@ -38,13 +43,20 @@ class _State:
     collected: bool = False
     _result: GateResult | None = field(default=None, repr=False)
 
+    base: str | None = None
+    today: datetime.date | None = None
+
     def result(self) -> GateResult:
         if self._result is None:
-            self._result = evaluate(self.config)
+            self._result = evaluate(self.config, base=self.base, today=self.today)
         return self._result
 
 
 _STATE = pytest.StashKey[_State]()
+
+
+class JobledgerWarning(UserWarning):
+    """A finding at the warning level: its item passes, and pytest lists it under warnings."""
 
 
 class JobledgerFailure(Exception):
@@ -76,6 +88,18 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default=None,
         help="TOML file with a [tool.jobledger] table (default: ROOT/pyproject.toml)",
     )
+    group.addoption(
+        "--jobledger-base",
+        metavar="REF",
+        default=None,
+        help="git ref whose committed ledger and overlay review-after-change compares with",
+    )
+    group.addoption(
+        "--jobledger-today",
+        metavar="YYYY-MM-DD",
+        default=None,
+        help="the day reviews are dated against (default: $JOBLEDGER_TODAY, else today)",
+    )
     parser.addini("jobledger", type="bool", default=False, help="run the gate as --jobledger does")
 
 
@@ -94,9 +118,10 @@ def pytest_configure(config: pytest.Config) -> None:
             config_file=base / config_file if config_file else None,
             cwd=base,
         )
+        today = resolve_today(config.getoption("jobledger_today"), flag="--jobledger-today")
     except JobledgerError as error:
         raise pytest.UsageError(one_line(f"jobledger: {error}")) from error
-    config.stash[_STATE] = _State(settings)
+    config.stash[_STATE] = _State(settings, base=config.getoption("jobledger_base"), today=today)
 
 
 def gate_config(config: pytest.Config) -> Config:
@@ -174,11 +199,26 @@ class CellItem(pytest.Item):
         self.add_marker(MARKER)
 
     def runtest(self) -> None:
+        if (self.check.job, self.check.cell) == (STATUS_JOB, BASE_STATUS):
+            # What changed since the base travels to the presenters (the job summary) here.
+            changes = self.config.stash[_STATE].result().changes
+            data = changes.to_json() if changes is not None else {"unavailable": self.check.skipped}
+            self.user_properties.append((CHANGES_PROPERTY, data))
         if self.check.skipped is not None:
             pytest.skip(self.check.skipped)
         finding = self.check.finding
-        if finding is not None:
-            self.user_properties.append((FINDING_PROPERTY, finding.to_json()))
+        if finding is None:
+            return
+        self.user_properties.append((FINDING_PROPERTY, finding.to_json()))
+        if finding.level is Level.WARNING:
+            text = one_line(f"[{finding.kind.value}] {finding.message}")
+            warnings.warn_explicit(
+                JobledgerWarning(text),
+                category=JobledgerWarning,
+                filename=str(self.config.stash[_STATE].config.root / finding.path),
+                lineno=finding.line,
+            )
+        elif finding.level.fails:
             raise JobledgerFailure(finding)
 
     def repr_failure(

@@ -36,9 +36,10 @@ FORBIDDEN: dict[str, frozenset[str]] = {
     "atomic": frozenset({"*"}),
     "text": frozenset({"*"}),
     "paths": frozenset({"*"}),
+    "git": frozenset({"*"}),
 }
 #: What the innermost modules may import of the package at all (``"*"`` above).
-LEAVES = frozenset({"errors", "atomic", "text", "paths"})
+LEAVES = frozenset({"errors", "atomic", "text", "paths", "git"})
 
 
 def room_of(module: str) -> str:

@@ -180,7 +180,10 @@ def test_stale_ledger_fails_the_freshness_item(pytester: pytest.Pytester, projec
     result = _run(pytester, "--jobledger", "-m", "jobledger", "-k", "ledger-fresh")
     result.assert_outcomes(failed=1, deselected=12)
     result.stdout.fnmatch_lines(
-        ["*[[]ledger-stale[]]*changed acme.billing.tasks.capture_invoice*run `jobledger extract`*"]
+        [
+            "*[[]ledger-stale[]]*acme.billing.tasks.capture_invoice: queue payments -> billing*"
+            "run `jobledger extract`*"
+        ]
     )
 
 

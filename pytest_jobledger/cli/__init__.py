@@ -17,9 +17,9 @@ from types import ModuleType
 from .. import __version__
 from ..errors import JobledgerError
 from ..text import one_line
-from . import check, extract, stub
+from . import check, diff, extract, schema, stub
 
-COMMANDS: tuple[ModuleType, ...] = (extract, check, stub)
+COMMANDS: tuple[ModuleType, ...] = (extract, check, stub, schema, diff)
 
 EXIT_OK = 0
 EXIT_FINDINGS = 1

@@ -7,6 +7,9 @@ import sys
 
 from .. import reporters
 from ..gate import evaluate
+from ..gate.status import STATUS_JOB
+from ..gate.today import resolve_today
+from ..text import one_line
 from .common import config_from_args
 
 NAME = "check"
@@ -20,11 +23,28 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default="text",
         help="output format (default: text)",
     )
+    add_gate_arguments(parser)
+
+
+def add_gate_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--base`` and ``--today``, shared with ``jobledger diff``."""
+    parser.add_argument(
+        "--base",
+        metavar="REF",
+        help="git ref to review changes against (review-after-change), e.g. origin/main",
+    )
+    parser.add_argument(
+        "--today",
+        metavar="YYYY-MM-DD",
+        help="the day reviews are dated against (default: $JOBLEDGER_TODAY, else today)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
     config = config_from_args(args)
-    result = evaluate(config)
-    findings = result.findings
-    sys.stdout.write(reporters.get(args.format)(findings, config))
-    return 1 if findings else 0
+    result = evaluate(config, base=args.base, today=resolve_today(args.today))
+    for check in result.checks:
+        if check.job == STATUS_JOB and check.skipped is not None:
+            print(one_line(f"jobledger: {check.skipped}"), file=sys.stderr)
+    sys.stdout.write(reporters.get(args.format)(result.findings, config))
+    return 1 if result.failed else 0

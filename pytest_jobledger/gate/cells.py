@@ -6,16 +6,19 @@ Pure: each method takes the ledger job and the overlay entry the join paired and
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Iterable, Sequence
 from typing import Any
 
 from ..config import Config
 from ..findings import Check, Finding, Kind
 from ..ledger.model import LEDGER_KEYS, Job
-from ..overlay.cells import CELLS, CellKind, spec_for
+from ..overlay.cells import CellKind, spec_for
 from ..overlay.model import Cell, Entry, Overlay
+from ..overlay.roster import Roster
 from ..overlay.values import describe_value
 from ..text import did_you_mean
+from .signatures import Signatures
 
 YES_NO = ("yes", "no")
 ORPHAN_CELL = "orphan"
@@ -30,10 +33,24 @@ SKIPPED = "the overlay could not be read; see the overlay status item"
 class CellRules:
     """How each cell of one join is judged: the overlay's name and the configured cells."""
 
-    def __init__(self, config: Config, overlay: Overlay | None) -> None:
+    def __init__(
+        self,
+        config: Config,
+        overlay: Overlay | None,
+        *,
+        today: datetime.date | None = None,
+        roster: Roster | None = None,
+    ) -> None:
         self.overlay = overlay
         self.path = overlay.path if overlay is not None else config.overlay_display
-        self.required: tuple[str, ...] = tuple(dict.fromkeys(config.required_cells))
+        self.vocabulary = config.vocabulary
+        self.required: tuple[str, ...] = self.vocabulary.required
+        self.signatures = Signatures(
+            self.path,
+            today or datetime.date.today(),
+            config.max_review_age_days,
+            roster,
+        )
         self.blocked = {value.strip().casefold() for value in config.blocked_values}
         self._rank = {cell: index for index, cell in enumerate(self.required)}
 
@@ -87,9 +104,19 @@ class CellRules:
 
     def _judge(self, job: Job, cell: Cell) -> Check:
         """A written, non-blank cell judged by the kind of answer it takes."""
-        if spec_for(cell.key).kind is CellKind.YES_NO:
+        spec = self.vocabulary.spec(cell.key) or spec_for(cell.key)
+        if spec.kind is CellKind.YES_NO:
             return self._yes_no_check(job, cell)
-        return self._text_check(job, cell)
+        if spec.kind is CellKind.DATE:
+            return self.signatures.date_check(job, cell)
+        check = self._text_check(job, cell)
+        if check.finding is not None:
+            return check
+        return (
+            self.signatures.allowed_check(job, cell, spec)
+            or self.signatures.owner_check(job, cell)
+            or check
+        )
 
     def _yes_no_check(self, job: Job, cell: Cell) -> Check:
         value = cell.value
@@ -155,7 +182,7 @@ class CellRules:
         for cell in entry.cells:
             if cell.key in self._rank:
                 continue
-            if cell.key in CELLS and cell.key not in LEDGER_KEYS:
+            if cell.key in self.vocabulary.cells and cell.key not in LEDGER_KEYS:
                 if not self._blocked(cell.value):
                     yield self._judge(job, cell)
                 continue
@@ -179,7 +206,7 @@ class CellRules:
                     self.path,
                     cell.key_line,
                     f"Job {job.id}: unknown key {cell.key!r} at {self.path}:{cell.key_line}"
-                    f"{_suggest(cell.key, [*self.required, *CELLS])}. An entry holds the "
+                    f"{_suggest(cell.key, self.vocabulary.cells)}. An entry holds the "
                     f"required cells ({', '.join(self.required)}) and the optional cells the "
                     "overlay schema lists; rename or delete the key.",
                 )

@@ -16,33 +16,50 @@ Item names (``<overlay>::<job>::<cell>`` once the plugin prefixes the overlay pa
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Sequence
 
 from ..config import Config
 from ..findings import Check, Finding, GateResult, JoinedJob, Kind
 from ..ledger.model import Job, Ledger, Unsupported
 from ..overlay.model import Overlay
+from ..overlay.roster import Roster
 from .cells import CellRules
 
 DUPLICATE_CELL = "duplicate-id"
 UNSUPPORTED_CELL = "unsupported"
 
 
-def join(ledger: Ledger, overlay: Overlay | None, config: Config) -> GateResult:
+def join(
+    ledger: Ledger,
+    overlay: Overlay | None,
+    config: Config,
+    *,
+    today: datetime.date | None = None,
+    roster: Roster | None = None,
+    extra: Sequence[Check] = (),
+) -> GateResult:
     """Every job joined with its entry, and every check in gate order.
 
-    ``overlay`` is None when it could not be read: then each cell check is skipped.
+    ``overlay`` is None when it could not be read: then each cell check is skipped. ``today``
+    dates reviews (the machine's date when not pinned); ``roster`` lists the known owners;
+    ``extra`` are checks of a job found outside the join (review after change), kept with its
+    cells.
     """
-    rules = CellRules(config, overlay)
+    rules = CellRules(config, overlay, today=today, roster=roster)
     jobs = ledger.by_id()
     entries = overlay.by_id() if overlay is not None else {}
     joined: list[JoinedJob] = []
     others: list[Check] = []
+    by_job: dict[str, list[Check]] = {}
+    for check in extra:
+        by_job.setdefault(check.job, []).append(check)
     for job_id, job in jobs.items():
         entry = entries.get(job_id)
         own = [rules.cell_check(job, entry, cell) for cell in rules.required]
         if entry is not None:
             own.extend(rules.extra_key_checks(job, entry))
+        own.extend(by_job.get(job_id, ()))
         joined.append(JoinedJob(job, entry, tuple(sorted(own, key=rules.sort_key))))
     for job_id, rows in ledger.duplicate_ids().items():
         others.append(_duplicate_check(job_id, rows))

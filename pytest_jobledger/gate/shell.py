@@ -1,25 +1,42 @@
-"""The gate's I/O shell: extract, read the overlay and the committed ledger, then join.
+"""The gate's I/O shell: extract, read the overlay, the committed ledger, the roster and the base,
+then join.
 
 ``jobledger check`` and ``pytest --jobledger`` both call :func:`evaluate`, so they report the same
-checks: the two status items first, then the join's.
+checks: the status items first, then the join's.
 """
 
 from __future__ import annotations
 
+import datetime
+
+from .. import git
 from ..config import Config
 from ..errors import OverlayError
 from ..extract import extract_ledger
-from ..findings import GateResult
+from ..findings import Check, GateResult
 from ..ledger.model import Ledger
 from ..ledger.store import committed_text
 from ..overlay.model import Overlay
 from ..overlay.reader import load_overlay
+from ..overlay.roster import Roster, load_roster
+from .changes import build_report
 from .join import join
-from .status import ledger_status, overlay_status
+from .review import Base, base_status, read_base, review_checks
+from .status import ledger_status, overlay_status, owners_status
 
 
-def evaluate(config: Config, *, ledger: Ledger | None = None) -> GateResult:
-    """Run the gate for ``config`` (``ledger`` replaces a fresh extraction, for tests)."""
+def evaluate(
+    config: Config,
+    *,
+    ledger: Ledger | None = None,
+    base: str | None = None,
+    today: datetime.date | None = None,
+) -> GateResult:
+    """Run the gate for ``config`` (``ledger`` replaces a fresh extraction, for tests).
+
+    ``base`` is the git ref whose committed ledger and overlay review-after-change compares
+    with; ``today`` dates reviews (the machine's date when not given).
+    """
     fresh = extract_ledger(config) if ledger is None else ledger
     display = config.overlay_display
     overlay: Overlay | None
@@ -29,9 +46,39 @@ def evaluate(config: Config, *, ledger: Ledger | None = None) -> GateResult:
     except OverlayError as exc:
         overlay, error = None, exc
     committed, unreadable = committed_text(config.ledger_path, config.root)
-    status = (
+    status = [
         overlay_status(error, display),
         ledger_status(committed, fresh, config, unreadable=unreadable),
-    )
-    joined = join(fresh, overlay, config)
-    return GateResult(status + joined.checks, joined.jobs)
+    ]
+    roster = _roster(config, status)
+    extra: list[Check] = []
+    changes = None
+    if base is not None:
+        found, reason = _base(config, base)
+        status.append(base_status(config, base, found, reason))
+        if found is not None and overlay is not None:
+            extra = review_checks(found, fresh, overlay, config)
+            changes = build_report(found, fresh, overlay)
+    joined = join(fresh, overlay, config, today=today, roster=roster, extra=extra)
+    return GateResult(tuple(status) + joined.checks, joined.jobs, changes)
+
+
+def _roster(config: Config, status: list[Check]) -> Roster | None:
+    """The owners roster, when one is configured; its status item joins ``status``."""
+    if config.owners_path is None:
+        return None
+    display = config.display(config.owners_path)
+    try:
+        roster = load_roster(config.owners_path, display, root=config.root)
+    except OverlayError as exc:
+        status.append(owners_status(exc, display))
+        return None
+    status.append(owners_status(None, display))
+    return roster
+
+
+def _base(config: Config, ref: str) -> tuple[Base | None, str | None]:
+    try:
+        return read_base(config, ref), None
+    except git.GitUnavailable as exc:
+        return None, exc.reason

@@ -1,4 +1,5 @@
-"""The gate's two session-level status items: the overlay is usable, and the ledger is fresh.
+"""The gate's session-level status items: the overlay is usable, the ledger is fresh, the owners
+roster is usable (when configured); :mod:`.review` adds the base's.
 
 They come first, so a run cannot pass when something outside the per-cell items is wrong.
 """
@@ -14,6 +15,7 @@ from ..ledger.model import Ledger
 STATUS_JOB = "jobledger-status"
 OVERLAY_STATUS = "overlay-valid"
 LEDGER_STATUS = "ledger-fresh"
+OWNERS_STATUS = "owners-valid"
 
 
 def overlay_status(error: OverlayError | None, display: str) -> Check:
@@ -72,6 +74,25 @@ def ledger_status(
             f"difference at line {line}): {ledger_diff(committed, fresh)}. The ledger is compiler "
             "output: run `jobledger extract` and commit the result; a value that is wrong is "
             "fixed in the code, never in the ledger."
+        ),
+    )
+    return Check.failed(finding)
+
+
+def owners_status(error: OverlayError | None, display: str) -> Check:
+    """The owners roster reads as a list or mapping of names, or one located finding."""
+    if error is None:
+        return Check(STATUS_JOB, OWNERS_STATUS, display, 1)
+    line = error.line or 1
+    finding = Finding(
+        kind=Kind.OWNERS_INVALID,
+        job=STATUS_JOB,
+        cell=OWNERS_STATUS,
+        path=display,
+        line=line,
+        message=(
+            f"The owners roster {display} cannot be used (line {line}): {error.message}. Until "
+            "it reads cleanly no paging owner is checked against it."
         ),
     )
     return Check.failed(finding)

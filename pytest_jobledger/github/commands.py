@@ -9,12 +9,16 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from ..findings import Finding
+from ..findings import Finding, Level
 from ..text import clip
 
-#: GitHub shows at most 10 error annotations per step (and 50 per job); the rest are dropped
-#: silently, so we emit up to this many and then say how many more there are.
+#: GitHub shows at most 10 error annotations per step, and as many warnings (50 in all per job);
+#: the rest are dropped silently, so we emit up to this many of each and then say how many more
+#: there are.
 ANNOTATION_LIMIT = 10
+
+#: The workflow command of each level.
+COMMANDS = {Level.ERROR: "error", Level.WARNING: "warning", Level.NOTICE: "notice"}
 
 #: An annotation is a pointer, not the report; very long messages are cut to keep the log usable.
 MAX_MESSAGE_CHARS = 4000
@@ -86,11 +90,11 @@ def title(finding: Finding) -> str:
 
 
 def annotation(finding: Finding, root: Path, workspace: Path | None) -> str:
-    """One ``::error`` command pointing at the exact line of the finding."""
+    """One ``::error`` (``::warning``, ``::notice``) command pointing at the finding's line."""
     path = display_path(finding, root, workspace)
     line = finding.line if path is not None and finding.line > 0 else None
     return workflow_command(
-        "error",
+        COMMANDS[finding.level],
         clip(finding.message, MAX_MESSAGE_CHARS),
         [
             ("file", path),
@@ -110,9 +114,13 @@ def annotation_lines(
     limit: int = ANNOTATION_LIMIT,
     see: str = "the job summary and the pytest output",
 ) -> list[str]:
-    """Up to ``limit`` error commands, PR files first, then one notice counting the rest."""
+    """Up to ``limit`` commands of each level, errors first and PR files first within a level,
+    then one notice counting the rest."""
     ordered = order_findings(findings, root, changed)
-    lines = [annotation(finding, root, workspace) for finding in ordered[:limit]]
+    shown: list[Finding] = []
+    for level in Level:
+        shown.extend([finding for finding in ordered if finding.level is level][:limit])
+    lines = [annotation(finding, root, workspace) for finding in shown]
     rest = len(ordered) - len(lines)
     if rest > 0:
         noun = "finding" if rest == 1 else "findings"
@@ -120,7 +128,8 @@ def annotation_lines(
             workflow_command(
                 "notice",
                 f"{rest} more jobledger {noun} not annotated here (GitHub shows at most "
-                f"{limit} error annotations per step); see {see} for all {len(ordered)}.",
+                f"{limit} error and {limit} warning annotations per step); see {see} for all "
+                f"{len(ordered)}.",
                 [("title", f"jobledger: {rest} more {noun}")],
             )
         )

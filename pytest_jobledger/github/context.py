@@ -11,12 +11,12 @@ from __future__ import annotations
 import json
 import os
 import re
-import subprocess
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-_GIT_TIMEOUT_S = 10.0
+from .. import git
+
 _MAX_EVENT_BYTES = 16 * 1024 * 1024
 
 
@@ -47,26 +47,6 @@ class GitHubContext:
         )
 
 
-def _git(args: Sequence[str], cwd: Path) -> list[str] | None:
-    """Run a read-only git command; ``None`` on any failure (no git, no repo, missing commit)."""
-    env = {**os.environ, "GIT_TERMINAL_PROMPT": "0", "GIT_OPTIONAL_LOCKS": "0"}
-    try:
-        done = subprocess.run(
-            ["git", *args],
-            cwd=cwd,
-            env=env,
-            capture_output=True,
-            timeout=_GIT_TIMEOUT_S,
-            check=False,
-        )
-    except (OSError, subprocess.SubprocessError):
-        return None
-    if done.returncode != 0:
-        return None
-    text = done.stdout.decode("utf-8", "surrogateescape")
-    return [part for part in text.split("\0" if "\0" in text else "\n") if part]
-
-
 def _event(path: Path | None) -> Mapping[str, object]:
     if path is None:
         return {}
@@ -87,6 +67,19 @@ def _get(data: object, *keys: str) -> object:
     return data
 
 
+def base_refs(context: GitHubContext, event: Mapping[str, object] | None = None) -> list[str]:
+    """The pull request's base, best first: the payload's ``pull_request.base.sha``, then
+    ``origin/<GITHUB_BASE_REF>``; empty outside a pull request."""
+    event = _event(context.event_path) if event is None else event
+    refs: list[str] = []
+    sha = _get(event, "pull_request", "base", "sha")
+    if isinstance(sha, str) and re.fullmatch(r"[0-9a-fA-F]{7,64}", sha):
+        refs.append(sha)
+    if context.base_ref:
+        refs.append(f"origin/{context.base_ref}")
+    return refs
+
+
 def changed_files(context: GitHubContext, cwd: Path) -> frozenset[Path]:
     """Real paths of the files the pull request (or pushed commits) changed, found offline.
 
@@ -94,19 +87,13 @@ def changed_files(context: GitHubContext, cwd: Path) -> frozenset[Path]:
     against ``HEAD``; a push uses the payload's per-commit file lists. A shallow clone that lacks
     the base, a missing git or a foreign payload give an empty set: the order is then by file.
     """
-    top = _git(["rev-parse", "--show-toplevel"], cwd)
+    top = git.lines(["rev-parse", "--show-toplevel"], cwd)
     base_dir = Path(top[0]) if top else (context.workspace or cwd)
     event = _event(context.event_path)
     names: list[str] = []
     if isinstance(event.get("pull_request"), dict):
-        refs: list[str] = []
-        sha = _get(event, "pull_request", "base", "sha")
-        if isinstance(sha, str) and re.fullmatch(r"[0-9a-fA-F]{7,64}", sha):
-            refs.append(sha)
-        if context.base_ref:
-            refs.append(f"origin/{context.base_ref}")
-        for ref in refs:
-            found = _git(["diff", "--name-only", "-z", f"{ref}...HEAD", "--"], base_dir)
+        for ref in base_refs(context, event):
+            found = git.lines(["diff", "--name-only", "-z", f"{ref}...HEAD", "--"], base_dir)
             if found is not None:
                 names = found
                 break

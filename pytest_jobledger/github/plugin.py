@@ -27,8 +27,8 @@ from typing import Any
 import pytest
 
 from ..atomic import atomic_write
-from ..findings import FINDING_PROPERTY, Finding
-from ..plugin import gate_config, gate_enabled
+from ..findings import CHANGES_PROPERTY, FINDING_PROPERTY, ChangeReport, Finding
+from ..plugin import JobledgerWarning, gate_config, gate_enabled
 from ..reporters.sarif import dumps, sarif_log
 from .commands import annotation_lines, display_path
 from .context import GitHubContext, changed_files, write_outputs
@@ -132,6 +132,8 @@ class _Deferred:
         nodeid: str,
         location: tuple[str, int, str] | None,
     ) -> None:
+        if issubclass(warning_message.category, JobledgerWarning):
+            return  # a ledger item's warning: annotated once, by us, on the overlay entry
         self._call("pytest_warning_recorded", warning_message, when, nodeid, location)
 
 
@@ -151,6 +153,8 @@ class GitHubPresenter:
         self.sarif = sarif
         self.context = context
         self.findings: set[Finding] = set()
+        self.changes: ChangeReport | None = None
+        self.no_changes: str | None = None
         self.deferred: list[str] = []
         self.token = secrets.token_hex(16)
         self.stopped = False
@@ -172,9 +176,15 @@ class GitHubPresenter:
             self.stopped = True
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        # A passing item carries its warning or notice the same way a failing one does.
         for name, value in report.user_properties:
             if name == FINDING_PROPERTY and isinstance(value, dict):
                 self.findings.add(Finding.from_json(value))
+            elif name == CHANGES_PROPERTY and isinstance(value, dict):
+                if "unavailable" in value:
+                    self.no_changes = str(value["unavailable"])
+                else:
+                    self.changes = ChangeReport.from_json(value)
 
     def pytest_sessionfinish(self, exitstatus: int | pytest.ExitCode) -> None:
         self.exitstatus = int(exitstatus)
@@ -234,6 +244,8 @@ class GitHubPresenter:
                 self.findings,
                 locate=locate,
                 incomplete=None if complete else f"pytest exit status {self.exitstatus}",
+                changes=self.changes,
+                no_changes=self.no_changes,
             )
         if self.context.output is not None:
             write_outputs(self.context.output, {**counts(self.findings), **outputs})

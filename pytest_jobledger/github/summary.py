@@ -12,7 +12,8 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from ..findings import Finding, Kind
+from ..findings import ChangeReport, Finding, Kind, Level
+from ..reporters.changes import render_markdown
 from ..reporters.markdown import code, escape_markdown
 
 #: Far below GitHub's 1 MiB per step, leaving room for whatever else the step writes.
@@ -21,13 +22,30 @@ GITHUB_SUMMARY_LIMIT = 1024 * 1024
 
 
 def counts(findings: Iterable[Finding]) -> dict[str, int]:
-    """The numbers the action exposes as outputs (and the summary shows first)."""
-    distinct = set(findings)
+    """The numbers the action exposes as outputs (and the summary shows first): failing
+    findings only; warnings and notices are counted by :func:`others`."""
+    distinct = {finding for finding in findings if finding.level.fails}
     return {
         "failing-cells": len(distinct),
         "unsigned-jobs": len({f.job for f in distinct if f.kind is Kind.UNSIGNED}),
         "orphans": sum(1 for f in distinct if f.kind is Kind.ORPHAN),
     }
+
+
+def others(findings: Iterable[Finding]) -> dict[Level, int]:
+    """How many distinct findings of each level that does not fail."""
+    distinct = set(findings)
+    return {
+        level: sum(1 for f in distinct if f.level is level)
+        for level in Level
+        if not level.fails and any(f.level is level for f in distinct)
+    }
+
+
+def _heading(kind: Kind, rows: list[Finding]) -> str:
+    levels = sorted({f.level for f in rows if not f.level.fails}, key=list(Level).index)
+    marks = "".join(f", {level.value}" for level in levels)
+    return f"{kind.heading} ({len(rows)}{marks})"
 
 
 def render_summary(
@@ -37,12 +55,37 @@ def render_summary(
     limit_bytes: int = MAX_SUMMARY_BYTES,
     see: str = "the pytest output or `jobledger check`",
     incomplete: str | None = None,
+    changes: ChangeReport | None = None,
+    no_changes: str | None = None,
 ) -> str:
     """The whole summary as Markdown, never longer than ``limit_bytes`` UTF-8 bytes.
 
     ``incomplete`` says why the gate did not finish (a usage error, an interrupt): then the
-    findings shown are those seen so far, and a clean run is never claimed.
+    findings shown are those seen so far, and a clean run is never claimed. ``changes`` (what
+    operators will see change since the base) comes first, within a quarter of the budget;
+    ``no_changes`` says once why there is no such table.
     """
+    top = ""
+    if changes is not None:
+        top = render_markdown(changes, limit_bytes=limit_bytes // 4)
+    elif no_changes is not None:
+        top = f"> No diff against the base: {escape_markdown(no_changes)}\n\n"
+    rest = _findings_summary(
+        findings, locate=locate, limit_bytes=limit_bytes - len(top.encode("utf-8")), see=see,
+        incomplete=incomplete,
+    )  # fmt: skip
+    title = "## Job ledger\n\n"
+    return title + top + rest.removeprefix(title)
+
+
+def _findings_summary(
+    findings: Iterable[Finding],
+    *,
+    locate: Callable[[Finding], str] | None,
+    limit_bytes: int,
+    see: str,
+    incomplete: str | None,
+) -> str:
     where = locate or (lambda finding: finding.location)
     distinct = sorted(
         set(findings), key=lambda f: (f.path, f.line, f.job, f.cell, f.kind.value, f.message)
@@ -60,9 +103,10 @@ def render_summary(
             head += ["All policy cells are signed: no findings.", ""]
         return "\n".join(head)
     per_kind = Counter(f.kind for f in distinct)
+    extra = "".join(f" · {n} {level.value}s" for level, n in others(distinct).items())
     head += [
         f"**{numbers['failing-cells']} failing** · {numbers['unsigned-jobs']} unsigned jobs · "
-        f"{numbers['orphans']} orphans",
+        f"{numbers['orphans']} orphans{extra}",
         "",
         "| kind | findings |",
         "| --- | ---: |",
@@ -78,7 +122,7 @@ def render_summary(
         rows = [f for f in distinct if f.kind is kind]
         if not rows or truncated:
             continue
-        table = [f"### {kind.heading} ({len(rows)})", "", "| where | job | cell | fix |"]
+        table = [f"### {_heading(kind, rows)}", "", "| where | job | cell | fix |"]
         table.append("| --- | --- | --- | --- |")
         block = "\n".join(table) + "\n"
         if used + len(block.encode("utf-8")) + reserve > limit_bytes:
@@ -119,6 +163,8 @@ def append_summary(
     locate: Callable[[Finding], str] | None = None,
     see: str = "the pytest output or `jobledger check`",
     incomplete: str | None = None,
+    changes: ChangeReport | None = None,
+    no_changes: str | None = None,
 ) -> None:
     """Append the summary to ``$GITHUB_STEP_SUMMARY``, within what the step has left of 1 MiB."""
     try:
@@ -129,7 +175,13 @@ def append_summary(
     if budget < 4 * 1024:
         return
     text = render_summary(
-        findings, locate=locate, limit_bytes=budget, see=see, incomplete=incomplete
+        findings,
+        locate=locate,
+        limit_bytes=budget,
+        see=see,
+        incomplete=incomplete,
+        changes=changes,
+        no_changes=no_changes,
     )
     with path.open("a", encoding="utf-8") as handle:
         handle.write(text)

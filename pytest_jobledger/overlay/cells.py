@@ -2,15 +2,17 @@
 
 Required cells come from ``required_cells`` in [tool.jobledger] (by default those marked
 ``required`` here); any other cell listed here is optional: the gate judges it when it is written
-and leaves it alone when it is not. A configured required cell that is not listed here is a text
-cell. A new cell is one :class:`CellSpec` here (and its property in the published schema).
+and leaves it alone when it is not. A configured required cell that is not listed here, and a cell
+a project declares in ``[tool.jobledger.cells.NAME]``, is a text cell. A new cell is one
+:class:`CellSpec` here; the overlay schema is generated from the :class:`Vocabulary`
+(:func:`pytest_jobledger.overlay.schema.build_schema`).
 """
 
 from __future__ import annotations
 
 import enum
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 
 class CellKind(str, enum.Enum):
@@ -20,6 +22,8 @@ class CellKind(str, enum.Enum):
     """Exactly the text "yes" or "no", quoted so that YAML 1.1 and 1.2 readers agree."""
     TEXT = "text"
     """A sentence or a name, read as the same text by every YAML reader."""
+    DATE = "date"
+    """A calendar day, ``YYYY-MM-DD``, not in the future."""
 
 
 @dataclass(frozen=True)
@@ -29,6 +33,8 @@ class CellSpec:
     description: str
     required: bool = False
     """Required by default (part of the default ``required_cells``)."""
+    allowed: tuple[str, ...] = ()
+    """The only answers a text cell takes (``[tool.jobledger.cells.NAME] allowed``); empty: any."""
 
 
 def _table(*specs: CellSpec) -> Mapping[str, CellSpec]:
@@ -66,7 +72,15 @@ CELLS: Mapping[str, CellSpec] = _table(
         "What the job does, in the words its owner accepted.",
         required=True,
     ),
+    CellSpec(
+        "reviewed_on",
+        CellKind.DATE,
+        "The day the owner last checked this entry against the code.",
+    ),
 )
+
+#: The cell that dates a review (``max_review_age_days`` makes it required).
+REVIEWED_ON = "reviewed_on"
 
 #: The cells every job must sign unless [tool.jobledger] ``required_cells`` says otherwise.
 DEFAULT_REQUIRED_CELLS: tuple[str, ...] = tuple(
@@ -77,3 +91,42 @@ DEFAULT_REQUIRED_CELLS: tuple[str, ...] = tuple(
 def spec_for(name: str) -> CellSpec:
     """The spec of a cell; a project's own configured cell is a text cell."""
     return CELLS.get(name) or CellSpec(name, CellKind.TEXT, "A cell this project requires.")
+
+
+@dataclass(frozen=True)
+class CellSettings:
+    """What ``[tool.jobledger.cells.NAME]`` says of one cell."""
+
+    allowed: tuple[str, ...] = ()
+    description: str | None = None
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """Every cell an entry of this project may hold, and which of them are required."""
+
+    cells: Mapping[str, CellSpec]
+    required: tuple[str, ...]
+
+    def spec(self, name: str) -> CellSpec | None:
+        return self.cells.get(name)
+
+
+def vocabulary(
+    required: tuple[str, ...], settings: Mapping[str, CellSettings] | None = None
+) -> Vocabulary:
+    """The vocabulary, the project's required cells and its own cells, with allowed values."""
+    settings = settings or {}
+    cells: dict[str, CellSpec] = {}
+    for name in (*CELLS, *required, *sorted(settings)):
+        if name in cells:
+            continue
+        base = CELLS.get(name)
+        own = settings.get(name, CellSettings())
+        if base is None:
+            default = "A cell this project requires." if name in required else "A project cell."
+            base = CellSpec(name, CellKind.TEXT, own.description or default)
+        elif own.description:
+            base = replace(base, description=own.description)
+        cells[name] = replace(base, required=name in required, allowed=own.allowed)
+    return Vocabulary(cells=cells, required=tuple(dict.fromkeys(required)))

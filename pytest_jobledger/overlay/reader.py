@@ -10,6 +10,12 @@ Refused on purpose, each with a located message: files over :data:`MAX_OVERLAY_B
 is hand-written; a huge one is the wrong file or generated), anchors and aliases (each job's promise
 is written out in full, and aliases let a small file expand without bound), keys that are not text,
 duplicate keys, and more than one document.
+
+Timestamps are text. YAML 1.2 has no timestamp type (ruamel.yaml adds one; it is switched off
+here), so an unquoted ``2024-05-01`` is the text it looks like, and a cell is judged from that
+text: a ``reviewed_on`` day is validated by the gate, and a text cell that PyYAML would read as a
+date fails as not the same text to every reader. PyYAML, which does read timestamps, reports a
+day that does not exist (``2024-02-30``) as a located error instead of a crash.
 """
 
 from __future__ import annotations
@@ -23,7 +29,7 @@ import jsonschema
 import yaml as pyyaml
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
-from ruamel.yaml.constructor import DuplicateKeyError
+from ruamel.yaml.constructor import DuplicateKeyError, RoundTripConstructor
 from ruamel.yaml.error import YAMLError
 
 from ..errors import OverlayError
@@ -143,8 +149,33 @@ def _refuse_deep_flow_nesting(text: str, display: str) -> None:
             depth -= 1
 
 
+class TextTimestampConstructor(RoundTripConstructor):
+    """ruamel's round-trip constructor, with timestamps kept as the text they are in YAML 1.2."""
+
+
+TextTimestampConstructor.add_constructor(
+    "tag:yaml.org,2002:timestamp", RoundTripConstructor.construct_yaml_str
+)
+
+
+class _YAML11Loader(getattr(pyyaml, "CSafeLoader", pyyaml.SafeLoader)):  # type: ignore[misc]
+    """PyYAML's safe loader; a timestamp that is no real day or time is a located error."""
+
+    def construct_yaml_timestamp(self, node: Any) -> Any:
+        try:
+            return super().construct_yaml_timestamp(node)
+        except ValueError as exc:
+            raise pyyaml.constructor.ConstructorError(
+                None, None, f"{node.value!r} is not a real date or time ({exc})", node.start_mark
+            ) from exc
+
+
+_YAML11Loader.add_constructor("tag:yaml.org,2002:timestamp", _YAML11Loader.construct_yaml_timestamp)
+
+
 def _load_yaml12(text: str, display: str) -> Any:
     reader = YAML(typ="rt")
+    reader.Constructor = TextTimestampConstructor
     reader.allow_duplicate_keys = False
     try:
         with warnings.catch_warnings():
@@ -165,9 +196,8 @@ def _load_yaml12(text: str, display: str) -> Any:
 
 
 def _load_yaml11(text: str, display: str) -> Any:
-    loader = getattr(pyyaml, "CSafeLoader", pyyaml.SafeLoader)
     try:
-        return pyyaml.load(text, Loader=loader)
+        return pyyaml.load(text, Loader=_YAML11Loader)
     except pyyaml.YAMLError as exc:
         raise OverlayError(
             "YAML 1.1 readers (PyYAML) cannot read this file, though YAML 1.2 readers can; "

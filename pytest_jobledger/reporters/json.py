@@ -1,4 +1,4 @@
-"""A stable machine-readable list: ``[{id, cell, kind, path, line, message}, ...]``, gate order."""
+"""A stable machine-readable list: ``[{id, cell, kind, level, path, line, message}, ...]``."""
 
 from __future__ import annotations
 

@@ -14,13 +14,17 @@ from urllib.parse import quote
 
 from .. import __version__
 from ..config import Config
-from ..findings import Finding, Kind
+from ..findings import Finding, Kind, Level
 from ..github.commands import display_path, order_findings
 from ..github.context import GitHubContext
 
 SARIF_VERSION = "2.1.0"
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 INFORMATION_URI = "https://pypi.org/project/pytest-jobledger/"
+
+
+#: SARIF's name for each level (SARIF calls a notice a "note").
+SARIF_LEVELS = {Level.ERROR: "error", Level.WARNING: "warning", Level.NOTICE: "note"}
 
 
 def rule_id(kind: Kind) -> str:
@@ -71,7 +75,7 @@ def _result(finding: Finding, kinds: Sequence[Kind], root: Path, base: Path) -> 
     result: dict[str, object] = {
         "ruleId": rule_id(finding.kind),
         "ruleIndex": kinds.index(finding.kind),
-        "level": "error",
+        "level": SARIF_LEVELS[finding.level],
         "message": {"text": finding.message},
         "partialFingerprints": {
             "jobledgerItem/v1": f"{finding.kind.value}:{finding.job}:{finding.cell}"

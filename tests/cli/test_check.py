@@ -42,7 +42,8 @@ def test_json_is_the_stable_finding_list(capsys: pytest.CaptureFixture[str]) -> 
     assert capsys.readouterr().out == first
     rows = json.loads(first)
     assert rows == [f.to_json() for f in evaluate(load_config(root=root)).findings]
-    assert all(list(row) == ["cell", "id", "kind", "line", "message", "path"] for row in rows)
+    keys = ["cell", "id", "kind", "level", "line", "message", "path"]
+    assert all(list(row) == keys for row in rows)
     assert rows[-1]["kind"] == "orphan"
 
 

@@ -3,15 +3,24 @@
 A case folder holds a small source tree, a ``pyproject.toml``, usually ``overlays/job_policy.yaml``
 (and, for freshness cases, ``generated/job_ledger.json``), and ``expected.json``:
 
-    {"about": "...", "findings": [{"id", "cell", "kind", "path", "line", "says": [...]}],
-     "skipped": 0}
+    {"about": "...", "findings": [{"id", "cell", "kind", "path", "line", "level", "says": [...]}],
+     "skipped": 0, "skipped_says": [...], "today": "YYYY-MM-DD"}
 
-The findings must be exactly the expected ones, in the expected order; ``says`` lists text the
-message must contain. ``skipped`` counts checks that could not be judged (overlay unreadable).
+The findings must be exactly the expected ones, in the expected order (``level`` defaults to
+"error"); ``says`` lists text the message must contain. ``skipped`` counts checks that could not
+be judged (overlay unreadable, no base), ``skipped_says`` text their reasons hold; ``today`` pins
+the gate's date.
+
+A git case has ``base/`` and ``head/`` trees instead: the test commits ``base/``, then replaces it
+with ``head/`` and commits again, in a fresh repository, and runs the gate on the head with the
+first commit as the base. ``"git": {...}`` in ``expected.json`` may add ``"subdir"`` (the project
+sits in that folder of the repository), ``"ref"`` (the base ref to pass; default ``HEAD~1``) and
+``"shallow": true`` (the gate runs in a ``--depth 1`` clone, which lacks the base).
 """
 
 from __future__ import annotations
 
+import datetime
 import json
 from pathlib import Path
 from typing import Any
@@ -19,7 +28,10 @@ from typing import Any
 import pytest
 
 from pytest_jobledger.config import load_config
+from pytest_jobledger.findings import GateResult
 from pytest_jobledger.gate import evaluate
+
+from ._repo import build_repository
 
 CASES = Path(__file__).resolve().parent.parent / "cases" / "gate"
 CASE_DIRS = sorted(path for path in CASES.iterdir() if (path / "expected.json").is_file())
@@ -29,16 +41,36 @@ def _expected(case: Path) -> dict[str, Any]:
     return json.loads((case / "expected.json").read_text(encoding="utf-8"))  # type: ignore[no-any-return]
 
 
-@pytest.mark.parametrize("case", CASE_DIRS, ids=[path.name for path in CASE_DIRS])
-def test_case(case: Path) -> None:
+def run_case(case: Path, work: Path) -> tuple[GateResult, dict[str, Any]]:
     expected = _expected(case)
-    result = evaluate(load_config(root=case))
+    today = datetime.date.fromisoformat(expected["today"]) if "today" in expected else None
+    if (case / "head").is_dir():
+        settings = expected.get("git", {})
+        root = build_repository(case, work, settings)
+        base = settings.get("ref", "HEAD~1")
+        return evaluate(load_config(root=root), base=base, today=today), expected
+    return evaluate(load_config(root=case), today=today), expected
+
+
+@pytest.mark.parametrize("case", CASE_DIRS, ids=[path.name for path in CASE_DIRS])
+def test_case(case: Path, tmp_path: Path) -> None:
+    result, expected = run_case(case, tmp_path)
     got = [
-        {"id": f.job, "cell": f.cell, "kind": f.kind.value, "path": f.path, "line": f.line}
+        {
+            "id": f.job,
+            "cell": f.cell,
+            "kind": f.kind.value,
+            "path": f.path,
+            "line": f.line,
+            "level": f.level.value,
+        }
         for f in result.findings
     ]
     want = [
-        {key: row[key] for key in ("id", "cell", "kind", "path", "line")}
+        {
+            **{key: row[key] for key in ("id", "cell", "kind", "path", "line")},
+            "level": row.get("level", "error"),
+        }
         for row in expected["findings"]
     ]
     assert got == want
@@ -49,12 +81,17 @@ def test_case(case: Path) -> None:
             "overlay-invalid",
             "ledger-stale",
             "unsupported",
+            "owners-invalid",
         )
     skipped = [check for check in result.checks if check.skipped]
     assert len(skipped) == expected.get("skipped", 0)
+    reasons = " ".join(check.skipped or "" for check in skipped)
+    for text in expected.get("skipped_says", []):
+        assert text in reasons
 
 
 @pytest.mark.parametrize("case", CASE_DIRS, ids=[path.name for path in CASE_DIRS])
-def test_case_is_deterministic(case: Path) -> None:
-    config = load_config(root=case)
-    assert evaluate(config).checks == evaluate(config).checks
+def test_case_is_deterministic(case: Path, tmp_path: Path) -> None:
+    first, _ = run_case(case, tmp_path / "one")
+    second, _ = run_case(case, tmp_path / "two")
+    assert first.checks == second.checks

@@ -150,7 +150,7 @@ def test_stale_ledger_summary_names_ids_by_category() -> None:
         [job("acme.tasks.a", queue="q"), job("acme.tasks.new"), job("acme.tasks.same")]
     )
     summary = ledger_diff(old.dumps(), new)
-    assert summary == "added acme.tasks.new; removed acme.tasks.gone; changed acme.tasks.a"
+    assert summary == "acme.tasks.a: queue null -> q; added acme.tasks.new; removed acme.tasks.gone"
     check = ledger_status(old.dumps(), new, CONFIG)
     assert check.finding is not None
     assert check.finding.kind is Kind.LEDGER_STALE

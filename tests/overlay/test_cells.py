@@ -9,10 +9,12 @@ from pytest_jobledger.overlay.schema import schema
 
 def test_every_cell_is_in_the_schema_and_nothing_else() -> None:
     properties = schema()["$defs"]["entry"]["properties"]
-    assert list(properties) == list(CELLS)
+    assert sorted(properties) == sorted(CELLS)
     for name, spec in CELLS.items():
         if spec.kind is CellKind.YES_NO:
             assert properties[name]["enum"] == ["yes", "no"], name
+        elif spec.kind is CellKind.DATE:
+            assert properties[name]["pattern"] == "^[0-9]{4}-[0-9]{2}-[0-9]{2}$", name
         else:
             assert properties[name]["$ref"] == "#/$defs/signed", name
 

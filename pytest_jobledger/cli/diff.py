@@ -1,0 +1,37 @@
+"""``jobledger diff --base REF``: what operators will see change, ledger and overlay side by side.
+
+The base's committed ledger and overlay are read with git (never a checkout); the head side is a
+fresh extraction and the overlay as it is now. Without a usable base it says why once and exits 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from .. import git
+from ..errors import JobledgerError
+from ..gate.changes import change_report
+from ..reporters.changes import FORMATS, render_json, render_markdown, render_text
+from .common import config_from_args
+
+NAME = "diff"
+HELP = "show what changed since a git ref: ledger fields and policy cells, job by job"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--base", metavar="REF", required=True, help="the git ref to compare with")
+    parser.add_argument(
+        "--format", choices=FORMATS, default="text", help="output format (default: text)"
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    config = config_from_args(args)
+    try:
+        report = change_report(config, args.base)
+    except git.GitUnavailable as exc:
+        raise JobledgerError(f"no base to compare with: {exc.reason}") from exc
+    render = {"text": render_text, "markdown": render_markdown, "json": render_json}[args.format]
+    sys.stdout.write(render(report))
+    return 0

@@ -1,0 +1,73 @@
+"""``jobledger schema``: write the overlay schema for this configuration, for editors.
+
+The schema carries the configured required cells, the cells the project adds and their allowed
+values (as enums), so an editor flags what the gate would fail. ``--check`` changes nothing and
+exits 1 when the written file is out of date (for pre-commit and CI).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from ..atomic import atomic_write
+from ..errors import JobledgerError
+from ..overlay.schema import render_schema
+from ..paths import read_regular
+from ..text import one_line
+from .common import config_from_args
+
+NAME = "schema"
+HELP = "write the overlay schema for this configuration (required cells, project cells, enums)"
+
+#: A schema is a few kilobytes; a larger file at its path is not ours.
+MAX_SCHEMA_BYTES = 1024 * 1024
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "-o",
+        "--output",
+        metavar="PATH",
+        help="where to write it; '-' prints it (default: `schema` in [tool.jobledger], "
+        "overlays/job_policy.schema.json)",
+    )
+    parser.add_argument(
+        "--check",
+        action="store_true",
+        help="change nothing; exit 1 if the file differs from what would be written",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    config = config_from_args(args)
+    text = render_schema(config.vocabulary, config.blocked_values)
+    if args.output == "-":
+        sys.stdout.write(text)
+        return 0
+    # -o is the operator's own choice; the configured path belongs to the tree and stays in it.
+    path = Path(args.output) if args.output else config.schema_path
+    root = None if args.output else config.root
+    shown = one_line(str(path) if args.output else config.display(path))
+    if args.check:
+        try:
+            current = read_regular(path, root=root, limit=MAX_SCHEMA_BYTES).decode("utf-8")
+        except FileNotFoundError:
+            current = None
+        except (OSError, UnicodeDecodeError):
+            current = ""
+        if current == text:
+            print(f"jobledger: {shown} is up to date", file=sys.stderr)
+            return 0
+        state = "does not exist" if current is None else "is out of date"
+        print(f"jobledger: {shown} {state}; run `jobledger schema`", file=sys.stderr)
+        return 1
+    try:
+        atomic_write(path, text, root=root)
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        raise JobledgerError(f"cannot write the schema ({reason})", path=shown) from exc
+    cells = len(config.vocabulary.cells)
+    print(f"jobledger: wrote {shown}: {cells} cells", file=sys.stderr)
+    return 0

@@ -1,0 +1,121 @@
+"""The owners roster (``owners = "overlays/owners.yaml"``): the rotations that exist.
+
+A YAML list of names (``- billing-oncall``) or a mapping of name to an optional contact
+(``billing-oncall: "#billing-pager"``). It is read like the overlay: inside the root, a regular
+file, size-limited, YAML 1.2 with timestamps as text, duplicate keys refused; anything unusable
+is one located :class:`~pytest_jobledger.errors.OverlayError`, which the gate reports as its
+``owners-valid`` status item.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ruamel.yaml import YAML
+from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from ruamel.yaml.error import YAMLError
+
+from ..errors import OverlayError
+from ..paths import FileTooLarge, read_regular
+from .reader import TextTimestampConstructor
+from .values import describe_value, short
+from .yaml_errors import describe
+
+#: Thousands of rotations fit in far less; a larger file is the wrong one.
+MAX_ROSTER_BYTES = 256 * 1024
+
+
+@dataclass(frozen=True)
+class Roster:
+    """The rotations a ``paging_owner`` may name, each with its contact (``None``: not given)."""
+
+    path: str
+    owners: Mapping[str, str | None] = field(default_factory=dict)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.owners
+
+
+def load_roster(path: Path, display: str, *, root: Path | None = None) -> Roster:
+    """Read the roster, or raise one located error saying what to fix."""
+    try:
+        raw = read_regular(path, root=root, limit=MAX_ROSTER_BYTES)
+    except FileNotFoundError:
+        raise OverlayError(
+            "the owners roster does not exist; create it (a YAML list of rotation names) or "
+            "remove `owners` from [tool.jobledger]",
+            path=display,
+        ) from None
+    except FileTooLarge as exc:
+        raise OverlayError(f"the owners roster is too large: {exc.strerror}", path=display) from exc
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        raise OverlayError(f"the owners roster cannot be read: {reason}", path=display) from exc
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        raise OverlayError("the owners roster is not UTF-8 text", path=display, line=line) from exc
+    return parse_roster(text, display)
+
+
+def parse_roster(text: str, display: str) -> Roster:
+    reader = YAML(typ="rt")
+    reader.Constructor = TextTimestampConstructor
+    reader.allow_duplicate_keys = False
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            data = reader.load(text)
+    except (YAMLError, Warning, RecursionError) as exc:
+        problem = describe(exc, text)
+        raise OverlayError(
+            f"the owners roster is not valid YAML: {problem.detail}",
+            path=display,
+            line=problem.line,
+        ) from exc
+    owners: dict[str, str | None] = {}
+    if isinstance(data, CommentedSeq):
+        for index, item in enumerate(data):
+            owners[_name(item, display, data.lc.item(index)[0] + 1)] = None
+    elif isinstance(data, CommentedMap):
+        for key, contact in data.items():
+            line = data.lc.key(key)[0] + 1
+            if contact is not None and not isinstance(contact, str):
+                raise OverlayError(
+                    f"the contact of {short(key)} is {describe_value(contact)}; write text "
+                    '(e.g. "#billing-pager") or leave it empty',
+                    path=display,
+                    line=line,
+                )
+            owners[_name(key, display, line)] = None if contact is None else str(contact)
+    elif data is not None:
+        raise OverlayError(
+            f"the owners roster is {describe_value(_plain(data))}; write a YAML list of rotation "
+            "names (`- billing-oncall`) or a mapping of name to contact",
+            path=display,
+            line=1,
+        )
+    return Roster(path=display, owners=owners)
+
+
+def _name(item: Any, display: str, line: int) -> str:
+    if not isinstance(item, str) or not item.strip():
+        raise OverlayError(
+            f"a roster entry is {describe_value(_plain(item))}; each owner is a rotation's name",
+            path=display,
+            line=line,
+        )
+    return str(item)
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, CommentedMap):
+        return {}
+    if isinstance(value, CommentedSeq):
+        return []
+    return value

@@ -1,0 +1,18 @@
+"""Invoice jobs."""
+
+from celery import shared_task
+
+
+@shared_task(queue="billing", max_retries=5, time_limit=120)
+def capture_invoice(invoice_id):
+    """Charge a captured authorization."""
+
+
+@shared_task(queue="mail")
+def send_receipt(invoice_id):
+    """Email the receipt."""
+
+
+@shared_task(queue="reports")
+def nightly_report():
+    """Build the nightly report."""

@@ -1,0 +1,58 @@
+"""Small git repositories for the cases that compare a base with a head (built, never fetched)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+#: A repository the test builds must not read the machine's or the user's git configuration.
+GIT_ENV = {
+    "GIT_CONFIG_NOSYSTEM": "1",
+    "GIT_CONFIG_GLOBAL": os.devnull,
+    "GIT_AUTHOR_NAME": "case",
+    "GIT_AUTHOR_EMAIL": "case@example.invalid",
+    "GIT_COMMITTER_NAME": "case",
+    "GIT_COMMITTER_EMAIL": "case@example.invalid",
+    "GIT_AUTHOR_DATE": "2025-01-01T00:00:00+00:00",
+    "GIT_COMMITTER_DATE": "2025-01-01T00:00:00+00:00",
+}
+
+
+def git(*args: str, cwd: Path) -> None:
+    subprocess.run(
+        ["git", "-c", "init.defaultBranch=main", "-c", "commit.gpgsign=false", *args],
+        cwd=cwd,
+        env={**os.environ, **GIT_ENV},
+        check=True,
+        capture_output=True,
+        timeout=60,
+    )
+
+
+def build_repository(case: Path, work: Path, settings: dict[str, Any] | None = None) -> Path:
+    """Commit ``base/`` then ``head/`` in a new repository; the folder the gate runs in."""
+    settings = settings or {}
+    repo = work / "repo"
+    subdir = settings.get("subdir", "")
+    shutil.copytree(case / "base", repo / subdir)
+    git("init", "-q", cwd=repo)
+    git("add", "-A", cwd=repo)
+    git("commit", "-q", "-m", "base", cwd=repo)
+    shutil.rmtree(repo / subdir) if subdir else _clear(repo)
+    shutil.copytree(case / "head", repo / subdir, dirs_exist_ok=True)
+    git("add", "-A", cwd=repo)
+    git("commit", "-q", "-m", "head", cwd=repo)
+    if settings.get("shallow"):
+        clone = work / "clone"
+        git("clone", "-q", "--depth", "1", repo.as_uri(), str(clone), cwd=work)
+        repo = clone
+    return repo / subdir
+
+
+def _clear(repo: Path) -> None:
+    for child in repo.iterdir():
+        if child.name != ".git":
+            shutil.rmtree(child) if child.is_dir() else child.unlink()

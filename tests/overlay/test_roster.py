@@ -1,0 +1,52 @@
+"""The owners roster: a list or a mapping of names, or one located error (never a crash)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pytest_jobledger.errors import OverlayError
+from pytest_jobledger.overlay.roster import MAX_ROSTER_BYTES, load_roster, parse_roster
+
+
+def test_a_list_and_a_mapping_of_contacts() -> None:
+    assert parse_roster("- billing-oncall\n- reports\n", "o.yaml").owners == {
+        "billing-oncall": None,
+        "reports": None,
+    }
+    roster = parse_roster('billing-oncall: "#billing-pager"\nreports:\n', "o.yaml")
+    assert roster.owners == {"billing-oncall": "#billing-pager", "reports": None}
+    assert "reports" in roster
+    assert parse_roster("", "o.yaml").owners == {}
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "says"),
+    [
+        ("- a\n- [b\n", 2, "not valid YAML"),
+        ("- a\n- 12\n", 2, "the number 12"),
+        ("a: x\na: y\n", 2, "duplicate key"),
+        ("a: [1]\n", 1, "the contact of 'a' is a list"),
+        ("just text\n", 1, "a YAML list of rotation names"),
+        ("- ''\n", 1, "each owner is a rotation's name"),
+    ],
+)
+def test_a_bad_roster_is_one_located_error(text: str, line: int, says: str) -> None:
+    with pytest.raises(OverlayError, match=says) as info:
+        parse_roster(text, "overlays/owners.yaml")
+    assert (info.value.path, info.value.line) == ("overlays/owners.yaml", line)
+
+
+def test_missing_large_and_outside_rosters_are_refused(tmp_path: Path) -> None:
+    with pytest.raises(OverlayError, match="does not exist"):
+        load_roster(tmp_path / "owners.yaml", "owners.yaml", root=tmp_path)
+    big = tmp_path / "big.yaml"
+    big.write_text("- a\n" * (MAX_ROSTER_BYTES // 4 + 1))
+    with pytest.raises(OverlayError, match="too large"):
+        load_roster(big, "big.yaml", root=tmp_path)
+    outside = tmp_path.parent / f"{tmp_path.name}-outside.yaml"
+    outside.write_text("- a\n")
+    (tmp_path / "link.yaml").symlink_to(outside)
+    with pytest.raises(OverlayError, match="outside the project root"):
+        load_roster(tmp_path / "link.yaml", "link.yaml", root=tmp_path)

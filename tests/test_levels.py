@@ -1,0 +1,96 @@
+"""A finding's level, honoured by every presenter: only an error fails anything."""
+
+from __future__ import annotations
+
+import datetime
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from pytest_jobledger.config import Config, config_from_table
+from pytest_jobledger.errors import ConfigError
+from pytest_jobledger.findings import Finding, Level
+from pytest_jobledger.gate.today import resolve_today
+from pytest_jobledger.github.commands import annotation_lines
+from pytest_jobledger.github.summary import counts, render_summary
+from pytest_jobledger.reporters import get
+from pytest_jobledger.reporters.sarif import sarif_log
+
+MakeFinding = Callable[..., Finding]
+
+
+def leveled(make: MakeFinding, level: Level, job: str = "a.b.c") -> Finding:
+    finding = make(job=job)
+    return Finding(**{**finding.__dict__, "level": level})
+
+
+def test_text_marks_what_does_not_fail(make_finding: MakeFinding, tmp_path: Path) -> None:
+    findings = [
+        make_finding(),
+        leveled(make_finding, Level.WARNING),
+        leveled(make_finding, Level.NOTICE),
+    ]
+    text = get("text")(findings, Config(root=tmp_path)).splitlines()
+    assert text[0].startswith("overlays/job_policy.yaml:3: acme.billing.tasks.capture_invoice::")
+    assert text[1].startswith("overlays/job_policy.yaml:3: warning: a.b.c::idempotent [unsigned]")
+    assert text[2].startswith("overlays/job_policy.yaml:3: notice: a.b.c::idempotent")
+    assert text[3] == "jobledger: 1 finding (1 warning, 1 notice that do not fail)"
+
+
+def test_json_round_trips_the_level(make_finding: MakeFinding) -> None:
+    finding = leveled(make_finding, Level.WARNING)
+    assert finding.to_json()["level"] == "warning"
+    assert Finding.from_json(json.loads(json.dumps(finding.to_json()))) == finding
+
+
+def test_github_commands_sarif_and_summary_follow_the_level(
+    make_finding: MakeFinding, tmp_path: Path
+) -> None:
+    warnings = [leveled(make_finding, Level.WARNING, job=f"a.b.j{i}") for i in range(12)]
+    notice = leveled(make_finding, Level.NOTICE, job="a.b.known")
+    error = make_finding()
+    lines = annotation_lines([*warnings, notice, error], root=tmp_path)
+    names = [line.split(" ", 1)[0] for line in lines]
+    assert names == ["::error", *["::warning"] * 10, "::notice", "::notice"]
+    assert "2 more jobledger findings" in lines[-1]
+    log: dict[str, list[dict[str, list[dict[str, str]]]]] = sarif_log(  # type: ignore[assignment]
+        [error, notice, warnings[0]], root=tmp_path
+    )
+    levels = [result["level"] for result in log["runs"][0]["results"]]
+    assert sorted(levels) == ["error", "note", "warning"]
+    assert counts([error, notice, *warnings])["failing-cells"] == 1
+    summary = render_summary([error, notice, *warnings])
+    assert "**1 failing** · 1 unsigned jobs · 0 orphans · 12 warnings · 1 notices" in summary
+    assert "### Unsigned cells (14, warning, notice)" in summary
+
+
+def test_today_is_pinned_by_option_then_environment() -> None:
+    assert resolve_today("2025-03-01", {}) == datetime.date(2025, 3, 1)
+    assert resolve_today(None, {"JOBLEDGER_TODAY": "2024-02-29"}) == datetime.date(2024, 2, 29)
+    assert resolve_today(None, {}) == datetime.date.today()
+    with pytest.raises(ConfigError, match="--today must be a day written YYYY-MM-DD"):
+        resolve_today("03/01/2025", {})
+    with pytest.raises(ConfigError, match="JOBLEDGER_TODAY"):
+        resolve_today(None, {"JOBLEDGER_TODAY": "tomorrow"})
+
+
+@pytest.mark.parametrize(
+    ("table", "says"),
+    [
+        ({"review_on_change": "warning"}, "must be one of 'warn', 'fail', 'off'"),
+        ({"max_review_age_days": 0}, "positive integer"),
+        ({"max_review_age_days": True}, "positive integer"),
+        ({"owners": "../owners.yaml"}, "must be relative to the root"),
+    ],
+)
+def test_new_keys_are_validated(tmp_path: Path, table: dict[str, object], says: str) -> None:
+    with pytest.raises(ConfigError, match=says):
+        config_from_table(table, root=tmp_path)
+
+
+def test_a_maximum_review_age_makes_reviewed_on_required(tmp_path: Path) -> None:
+    config = config_from_table({"max_review_age_days": 90}, root=tmp_path)
+    assert config.required_cells[-1] == "reviewed_on"
+    assert config.vocabulary.required == config.required_cells
