@@ -54,6 +54,11 @@ DEFAULT_MAX_FILE_BYTES = 4 * 1024 * 1024
 #: A pyproject.toml is a few kilobytes; a larger one is not read.
 MAX_CONFIG_BYTES = 1024 * 1024
 
+#: Where ``jobledger verdict`` appends its trail, and the most jobs one bulk retry may touch when
+#: a job's overlay entry signs no ``bulk_retry_limit`` of its own.
+DEFAULT_AUDIT_LOG = ".jobledger/audit.ndjson"
+DEFAULT_BULK_RETRY_LIMIT = 100
+
 
 @dataclass(frozen=True)
 class DecoratorSpec:
@@ -83,6 +88,8 @@ class Config:
     decorators: Mapping[str, DecoratorSpec] = field(default_factory=dict)
     required_cells: tuple[str, ...] = DEFAULT_REQUIRED_CELLS
     blocked_values: tuple[str, ...] = DEFAULT_BLOCKED_VALUES
+    audit_log: str = DEFAULT_AUDIT_LOG
+    bulk_retry_limit: int = DEFAULT_BULK_RETRY_LIMIT
 
     @property
     def ledger_path(self) -> Path:
@@ -106,6 +113,10 @@ class Config:
         return os.path.relpath(path, self.root).replace(os.sep, "/")
 
     @property
+    def audit_log_path(self) -> Path:
+        return self.root / self.audit_log
+
+    @property
     def all_excludes(self) -> tuple[str, ...]:
         return DEFAULT_EXCLUDE + self.exclude
 
@@ -120,6 +131,8 @@ _TOP_KEYS = {
     "decorators",
     "required_cells",
     "blocked_values",
+    "audit_log",
+    "bulk_retry_limit",
 }
 _DECORATOR_KEYS = {"framework", "time_unit", *RESOLVED_FIELDS}
 
@@ -247,7 +260,16 @@ def config_from_table(
         decorators=decorators,
         required_cells=str_list("required_cells", DEFAULT_REQUIRED_CELLS),
         blocked_values=str_list("blocked_values", DEFAULT_BLOCKED_VALUES),
+        audit_log=inside("audit_log", string("audit_log", Config.audit_log)),
+        bulk_retry_limit=_whole_number(table, "bulk_retry_limit", DEFAULT_BULK_RETRY_LIMIT, fail),
     )
+
+
+def _whole_number(table: Mapping[str, Any], key: str, default: int, fail: Any) -> int:
+    value = table.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise fail(key, "must be a whole number (0 or more), e.g. 100")
+    return value
 
 
 def _decorator_spec(qualname: str, spec: Any, fail: Any) -> DecoratorSpec:
