@@ -102,6 +102,12 @@ class Kind(str, enum.Enum):
         "Run `jobledger extract` and commit the result.",
         "Committed ledger is stale",
     )
+    NOT_WHOLE_NUMBER = (
+        "not-whole-number",
+        "A cell that takes a whole number (such as `bulk_retry_limit`) holds something else.",
+        "Write an unquoted whole number, e.g. `bulk_retry_limit: 100`.",
+        "Cells that are not whole numbers",
+    )
 
 
 @dataclass(frozen=True)

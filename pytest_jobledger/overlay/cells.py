@@ -20,6 +20,8 @@ class CellKind(str, enum.Enum):
     """Exactly the text "yes" or "no", quoted so that YAML 1.1 and 1.2 readers agree."""
     TEXT = "text"
     """A sentence or a name, read as the same text by every YAML reader."""
+    WHOLE_NUMBER = "whole-number"
+    """0, 1, 2, ...: an unquoted YAML integer that YAML 1.1 and 1.2 readers read as the same one."""
 
 
 @dataclass(frozen=True)
@@ -65,6 +67,28 @@ CELLS: Mapping[str, CellSpec] = _table(
         CellKind.TEXT,
         "What the job does, in the words its owner accepted.",
         required=True,
+    ),
+    # Optional cells read by `jobledger verdict` before an operator retries, requeues or replays.
+    CellSpec(
+        "business_idempotent",
+        CellKind.YES_NO,
+        "Running the job twice creates no second business effect (no second charge, no second "
+        "email), whatever the queue does.",
+    ),
+    CellSpec(
+        "dedupe_guard",
+        CellKind.TEXT,
+        "How a duplicate run is prevented or made harmless, e.g. a unique key the job checks.",
+    ),
+    CellSpec(
+        "reconciliation",
+        CellKind.TEXT,
+        "How the business outcome is confirmed independently of the job's own success report.",
+    ),
+    CellSpec(
+        "bulk_retry_limit",
+        CellKind.WHOLE_NUMBER,
+        "The most jobs one bulk retry may touch (0: never bulk-retry this job).",
     ),
 )
 

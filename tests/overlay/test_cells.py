@@ -13,6 +13,9 @@ def test_every_cell_is_in_the_schema_and_nothing_else() -> None:
     for name, spec in CELLS.items():
         if spec.kind is CellKind.YES_NO:
             assert properties[name]["enum"] == ["yes", "no"], name
+        elif spec.kind is CellKind.WHOLE_NUMBER:
+            assert properties[name]["type"] == "integer", name
+            assert properties[name]["minimum"] == 0, name
         else:
             assert properties[name]["$ref"] == "#/$defs/signed", name
 
