@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
+from functools import cached_property
 
 from ..config import Config
 from ..errors import OverlayError
@@ -49,17 +50,20 @@ class Snapshot:
     overlay_sha256: str | None
 
     def joined(self, job_id: str) -> JoinedJob | None:
-        for row in self.result.jobs:
-            if row.job.id == job_id:
-                return row
-        return None
+        return self._rows.get(job_id)
 
     def duplicate(self, job_id: str) -> Finding | None:
         """The duplicate-id finding of ``job_id`` (one overlay entry cannot sign for two jobs)."""
-        for finding in self.result.findings:
-            if finding.job == job_id and finding.cell == DUPLICATE_CELL:
-                return finding
-        return None
+        return self._duplicates.get(job_id)
+
+    @cached_property
+    def _rows(self) -> dict[str, JoinedJob]:
+        return {row.job.id: row for row in self.result.jobs}
+
+    @cached_property
+    def _duplicates(self) -> dict[str, Finding]:
+        found = (finding for finding in self.result.findings if finding.cell == DUPLICATE_CELL)
+        return {finding.job: finding for finding in found}
 
     @property
     def ids(self) -> list[str]:

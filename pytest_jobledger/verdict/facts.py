@@ -123,7 +123,7 @@ def ledger_file_fact(snapshot: Snapshot) -> Fact:
     note = f"no committed ledger at {display}; read from a fresh extraction of the code"
     if snapshot.stale:
         note = f"the committed ledger is unusable ({snapshot.stale}); read from a fresh extraction"
-    return Fact("ledger", "fresh extraction", Evidence.SOURCE, None, note)
+    return Fact("ledger", "fresh extraction", Evidence.SOURCE, "the code", note)
 
 
 def ledger_facts(job: Job) -> tuple[Fact, ...]:
