@@ -14,6 +14,7 @@ from pytest_jobledger.verdict import RULES, Answer, decide
 from ._world import request, world
 
 CASES_FILE = Path(__file__).resolve().parents[1] / "cases" / "verdict" / "rules.yaml"
+README = Path(__file__).resolve().parents[2] / "README.md"
 TABLE: dict[str, Any] = yaml.safe_load(CASES_FILE.read_text("utf-8"))
 CASES: list[dict[str, Any]] = TABLE["cases"]
 
@@ -58,3 +59,9 @@ def test_the_rule_names_are_unique_and_stable() -> None:
     names = [rule.name for rule in RULES]
     assert len(names) == len(set(names))
     assert all(name == name.lower() and " " not in name for name in names)
+
+
+def test_the_readme_table_names_every_rule_with_its_answer() -> None:
+    text = README.read_text("utf-8")
+    for rule in RULES:
+        assert f"| `{rule.name}` | {rule.answer.value} |" in text, rule.name
