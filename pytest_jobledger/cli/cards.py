@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from ..findings import Finding
-from ..gate.committed import Snapshot
+from ..gate.committed import COMMITTED, Snapshot
 from ..text import clip, one_line
 from ..verdict import Evidence, Fact, JobFacts, Reason, Verdict
 
@@ -57,7 +57,7 @@ def finding_line(finding: Finding) -> str:
 def ledger_line(snapshot: Snapshot) -> str:
     """Which ledger a card reads, and whether it is stale: always said, never implied."""
     display = snapshot.config.ledger_display
-    if snapshot.origin != "committed":
+    if snapshot.origin != COMMITTED:
         where = f"no committed ledger at {display}" if not snapshot.stale else snapshot.stale
         return one_line(f"ledger: a fresh extraction of the code ({where})")
     if snapshot.stale:
@@ -116,7 +116,9 @@ def job_card(snapshot: Snapshot, facts: JobFacts) -> list[str]:
 def verdict_card(verdict: Verdict, audit: str) -> list[str]:
     """The answer first, then blockers, review items, the evidence, the next actions, the trail."""
     request = verdict.request
-    count = f" of {request.count} jobs" if request.count is not None else ""
+    count = ""
+    if request.count is not None:
+        count = f" of {request.count} job" + ("s" if request.count != 1 else "")
     lines = [
         one_line(f"{verdict.answer.value.upper()}: {request.action.value}{count} of {request.job}")
     ]
