@@ -11,7 +11,9 @@ Data flows one way, one folder per stage:
 - ``github/``: the GitHub Actions face (annotations, summary, the pytest plugin, the action);
 - ``plugin``: ``pytest --jobledger``, one pytest item per policy cell;
 - ``cli/``: the ``jobledger`` command, one module per subcommand;
-- ``stub/``: beside the chain, edits overlay text and never signs a cell.
+- ``stub/``: beside the chain, edits overlay text and never signs a cell;
+- ``verdict/``: may an operator retry, requeue or replay a job? approved, blocked or needs-review;
+- ``audit/``: the verdicts' append-only trail, chained by sha256 (it leans only on the core).
 
 Shared by all: ``config`` (``[tool.jobledger]``), ``errors`` (located user errors), ``atomic``
 (durable writes) and ``text`` (one line, clipped, "did you mean").

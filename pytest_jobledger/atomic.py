@@ -14,6 +14,7 @@ import contextlib
 import os
 import stat
 import tempfile
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -25,11 +26,20 @@ except ImportError:  # pragma: no cover - Windows has no flock; writes stay atom
     fcntl = None  # type: ignore[assignment]
 
 
+class LockTimeout(TimeoutError):
+    """The lock was still held by another process when ``timeout`` ran out (an ``OSError``)."""
+
+
+#: How often a waiter with a timeout tries the lock again; flock has no timed wait of its own.
+_LOCK_POLL_S = 0.01
+
+
 @contextlib.contextmanager
-def locked(path: Path, *, root: Path | None = None) -> Iterator[None]:
+def locked(path: Path, *, root: Path | None = None, timeout: float | None = None) -> Iterator[None]:
     """Hold an exclusive advisory lock for ``path``.
 
-    The lock is taken on the folder, so no lock file is left behind.
+    The lock is taken on the folder, so no lock file is left behind. Without ``timeout`` it waits
+    as long as it takes; with one it raises :class:`LockTimeout` after about that many seconds.
     """
     folder = _target(path, root).parent
     folder.mkdir(parents=True, exist_ok=True)
@@ -38,13 +48,30 @@ def locked(path: Path, *, root: Path | None = None) -> Iterator[None]:
         return
     fd = os.open(folder, os.O_RDONLY)
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
+        _acquire(fd, folder, timeout)
         try:
             yield
         finally:
             fcntl.flock(fd, fcntl.LOCK_UN)
     finally:
         os.close(fd)
+
+
+def _acquire(fd: int, folder: Path, timeout: float | None) -> None:
+    if timeout is None:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        return
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return
+        except BlockingIOError:
+            if time.monotonic() >= deadline:
+                raise LockTimeout(
+                    f"another process held the lock on {folder} for more than {timeout:g} s"
+                ) from None
+            time.sleep(_LOCK_POLL_S)
 
 
 def atomic_write(

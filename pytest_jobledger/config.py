@@ -62,6 +62,11 @@ DEFAULT_MAX_FILE_BYTES = 4 * 1024 * 1024
 #: A pyproject.toml is a few kilobytes; a larger one is not read.
 MAX_CONFIG_BYTES = 1024 * 1024
 
+#: Where ``jobledger verdict`` appends its trail, and the most jobs one bulk retry may touch when
+#: a job's overlay entry signs no ``bulk_retry_limit`` of its own.
+DEFAULT_AUDIT_LOG = ".jobledger/audit.ndjson"
+DEFAULT_BULK_RETRY_LIMIT = 100
+
 
 @dataclass(frozen=True)
 class DecoratorSpec:
@@ -112,6 +117,9 @@ class Config:
     def schema_path(self) -> Path:
         return self.root / self.schema
 
+    audit_log: str = DEFAULT_AUDIT_LOG
+    bulk_retry_limit: int = DEFAULT_BULK_RETRY_LIMIT
+
     @property
     def ledger_path(self) -> Path:
         return self.root / self.ledger
@@ -134,6 +142,10 @@ class Config:
         return os.path.relpath(path, self.root).replace(os.sep, "/")
 
     @property
+    def audit_log_path(self) -> Path:
+        return self.root / self.audit_log
+
+    @property
     def all_excludes(self) -> tuple[str, ...]:
         return DEFAULT_EXCLUDE + self.exclude
 
@@ -153,6 +165,8 @@ _TOP_KEYS = {
     "owners",
     "cells",
     "schema",
+    "audit_log",
+    "bulk_retry_limit",
 }
 REVIEW_ON_CHANGE: tuple[str, ...] = ("warn", "fail", "off")
 _CELL_KEYS = {"allowed", "description"}
@@ -298,6 +312,8 @@ def config_from_table(
         owners=owners,
         cells=_cell_settings(table.get("cells", {}), required, blocked, fail),
         schema=inside("schema", string("schema", Config.schema)),
+        audit_log=inside("audit_log", string("audit_log", Config.audit_log)),
+        bulk_retry_limit=_whole_number(table, "bulk_retry_limit", DEFAULT_BULK_RETRY_LIMIT, fail),
     )
 
 
@@ -336,6 +352,13 @@ def _cell_settings(
                 raise fail(f"{key}.allowed", f"{item!r} is a blocked value, never a signature")
         result[name] = CellSettings(allowed=tuple(allowed), description=description)
     return result
+
+
+def _whole_number(table: Mapping[str, Any], key: str, default: int, fail: Any) -> int:
+    value = table.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise fail(key, "must be a whole number (0 or more), e.g. 100")
+    return value
 
 
 def _decorator_spec(qualname: str, spec: Any, fail: Any) -> DecoratorSpec:

@@ -144,6 +144,13 @@ class Kind(str, enum.Enum):
         "Write one of the allowed values, or add the value to the cell's `allowed` list.",
         "Values that are not allowed",
     )
+    # -- the verdict's optional cells --
+    NOT_WHOLE_NUMBER = (
+        "not-whole-number",
+        "A cell that takes a whole number (such as `bulk_retry_limit`) holds something else.",
+        "Write an unquoted whole number, e.g. `bulk_retry_limit: 100`.",
+        "Cells that are not whole numbers",
+    )
 
 
 class Level(str, enum.Enum):

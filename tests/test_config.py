@@ -23,6 +23,15 @@ def test_defaults_without_a_table(tmp_path: Path) -> None:
     assert config.paths == (".",)
     assert config.ledger_path == tmp_path.resolve() / "generated/job_ledger.json"
     assert config.required_cells[0] == "idempotent"
+    assert config.audit_log_path == tmp_path.resolve() / ".jobledger/audit.ndjson"
+    assert config.bulk_retry_limit == 100
+
+
+def test_the_verdict_settings(tmp_path: Path) -> None:
+    _write(tmp_path, "[tool.jobledger]\naudit_log = 'ops/trail.ndjson'\nbulk_retry_limit = 0\n")
+    config = load_config(cwd=tmp_path)
+    assert config.audit_log_path == tmp_path.resolve() / "ops/trail.ndjson"
+    assert config.bulk_retry_limit == 0
 
 
 def test_root_is_nearest_pyproject_above_cwd(tmp_path: Path) -> None:
@@ -62,6 +71,11 @@ def test_config_file_elsewhere(tmp_path: Path) -> None:
         ('[tool.jobledger.decorators."a.job"]\nqueue = -1\n', "positional index must be 0"),
         ('[tool.jobledger.decorators."a.job"]\nqueue = true\n', "keyword name (string)"),
         ("[tool.jobledger\n", "not valid TOML"),
+        ("[tool.jobledger]\naudit_log = '/var/log/audit.ndjson'\n", "audit_log: '/var/log"),
+        ("[tool.jobledger]\naudit_log = '../audit.ndjson'\n", "stay inside it"),
+        ("[tool.jobledger]\nbulk_retry_limit = -1\n", "bulk_retry_limit: must be a whole"),
+        ("[tool.jobledger]\nbulk_retry_limit = '100'\n", "bulk_retry_limit: must be a whole"),
+        ("[tool.jobledger]\nbulk_retry_limit = true\n", "bulk_retry_limit: must be a whole"),
     ],
 )
 def test_errors_name_the_key_and_file(tmp_path: Path, body: str, message: str) -> None:

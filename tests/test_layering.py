@@ -2,7 +2,8 @@
 the directions a stage may never take.
 
 source -> extract/ -> ledger/ -> gate/ (with overlay/) -> findings -> presenters (plugin,
-reporters/, github/, cli/); stub/ sits beside the chain and only writes overlay text.
+reporters/, github/, cli/); stub/ sits beside the chain and only writes overlay text; verdict/
+reads the gate's joined rows and decides; audit/ is the trail and leans on nothing but the core.
 """
 
 from __future__ import annotations
@@ -32,6 +33,9 @@ FORBIDDEN: dict[str, frozenset[str]] = {
     "stub": frozenset({"gate", "github", "reporters", "cli", "plugin", "pytest"}),
     "findings": frozenset({"extract", "gate", "stub", "github", "reporters", "cli", "plugin"}),
     "config": frozenset({"extract", "gate", "stub", "github", "reporters", "cli"}),
+    "verdict": frozenset({"cli", "github", "reporters", "stub", "plugin", "pytest"}),
+    # The trail knows nothing of verdicts: it can be checked without the rest of the tool.
+    "audit": frozenset({"*"}),
     "errors": frozenset({"*"}),
     "atomic": frozenset({"*"}),
     "text": frozenset({"*"}),
@@ -128,3 +132,19 @@ def test_every_room_is_a_known_room() -> None:
     presenters = {"plugin", "cli", "__main__", NAME}
     rooms = {room_of(module_name(path)) for path in MODULES}
     assert rooms - set(FORBIDDEN) - presenters == set()
+
+
+def test_the_trail_may_lean_on_the_core_only(tmp_path: Path) -> None:
+    """audit/ importing what a verdict means (or the gate) is caught; the core is fine."""
+    fake = tmp_path / NAME
+    (fake / "audit").mkdir(parents=True)
+    (fake / "__init__.py").write_text("")
+    (fake / "audit" / "__init__.py").write_text("")
+    bad = fake / "audit" / "log.py"
+    bad.write_text("from ..atomic import locked\nfrom ..verdict.model import Answer\n")
+    assert violations(bad, fake) == [
+        f"{NAME}/audit/log.py:2: audit may import only atomic, errors, git, paths, text, "
+        f"not {NAME}.verdict.model",
+        f"{NAME}/audit/log.py:2: audit may import only atomic, errors, git, paths, text, "
+        f"not {NAME}.verdict.model.Answer",
+    ]

@@ -4,7 +4,8 @@ Each subcommand module has ``NAME``, ``HELP``, ``add_arguments(parser)`` and ``r
 one is a module here and a line in :data:`COMMANDS`.
 
 Exit codes, for every subcommand: 0 clean, 1 findings or problems reported, 2 usage or
-configuration error. A user's mistake is printed as ``path:line: message``, never a traceback.
+configuration error (``verdict`` also exits 3 for needs-review, and 2 when its trail cannot be
+written). A user's mistake is printed as ``path:line: message``, never a traceback.
 """
 
 from __future__ import annotations
@@ -17,9 +18,19 @@ from types import ModuleType
 from .. import __version__
 from ..errors import JobledgerError
 from ..text import one_line
-from . import check, diff, extract, schema, stub
+from . import audit, check, diff, extract, listing, schema, show, stub, verdict
 
-COMMANDS: tuple[ModuleType, ...] = (extract, check, stub, schema, diff)
+COMMANDS: tuple[ModuleType, ...] = (
+    extract,
+    check,
+    stub,
+    schema,
+    diff,
+    listing,
+    show,
+    verdict,
+    audit,
+)
 
 EXIT_OK = 0
 EXIT_FINDINGS = 1

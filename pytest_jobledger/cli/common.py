@@ -1,4 +1,5 @@
-"""What every subcommand does first: turn ``--root``/``--config`` into a :class:`Config`."""
+"""What every subcommand does first: turn ``--root``/``--config`` into a :class:`Config`, and find
+the job an operator named."""
 
 from __future__ import annotations
 
@@ -6,6 +7,10 @@ import argparse
 from pathlib import Path
 
 from ..config import Config, load_config
+from ..errors import JobledgerError
+from ..gate.committed import Snapshot
+from ..text import did_you_mean
+from ..verdict import JobFacts, from_snapshot
 
 
 def config_from_args(args: argparse.Namespace) -> Config:
@@ -13,3 +18,30 @@ def config_from_args(args: argparse.Namespace) -> Config:
         root=Path(args.root) if args.root else None,
         config_file=Path(args.config) if args.config else None,
     )
+
+
+def find_job(snapshot: Snapshot, job_id: str) -> JobFacts:
+    """The facts of ``job_id``, or a usage error that says which id was meant (exit 2).
+
+    An operator in an incident often types the function's name: a unique id ending in it is
+    suggested, and an id only the code (not the committed ledger) knows is named as such.
+    """
+    facts = from_snapshot(snapshot, job_id)
+    if facts is not None:
+        return facts
+    ids = snapshot.ids
+    ledger = snapshot.config.ledger_display
+    ends = [known for known in ids if known.endswith(f".{job_id}")]
+    if len(ends) == 1:
+        hint = f"; did you mean {ends[0]}?"
+    elif ends:
+        hint = f"; did you mean one of {', '.join(ends[:5])}?"
+    else:
+        close = did_you_mean(job_id, ids)
+        hint = f"; did you mean {close}?" if close else f" ({len(ids)} jobs; `jobledger list`)"
+    if snapshot.stale and job_id in snapshot.fresh_ids:
+        hint = (
+            f": the code registers it, but the committed ledger is stale ({snapshot.stale}); "
+            "run `jobledger extract` and commit the ledger"
+        )
+    raise JobledgerError(f"no job {job_id} in {ledger}{hint}")

@@ -109,6 +109,8 @@ class CellRules:
             return self._yes_no_check(job, cell)
         if spec.kind is CellKind.DATE:
             return self.signatures.date_check(job, cell)
+        if spec.kind is CellKind.WHOLE_NUMBER:
+            return self._whole_number_check(job, cell)
         check = self._text_check(job, cell)
         if check.finding is not None:
             return check
@@ -172,6 +174,33 @@ class CellRules:
             return Check(job.id, cell.key, self.path, cell.value_line)
         return self._fail(
             Kind.NOT_TEXT, job.id, cell.key, self.path, cell.value_line, f"{where} {detail}"
+        )
+
+    def _whole_number_check(self, job: Job, cell: Cell) -> Check:
+        """An unquoted integer, 0 or more, that YAML 1.1 readers read as the same integer: the
+        signed form is the one an editor's schema checks and every tool reads as a number."""
+        value = cell.value
+        if is_whole_number(value) and cell.same_in_yaml11:
+            return Check(job.id, cell.key, self.path, cell.value_line)
+        where = f"Job {job.id}: the {cell.key!r} cell at {self.path}:{cell.value_line}"
+        if isinstance(value, str) and value.strip().isdigit():
+            detail = (
+                f"holds {describe_value(value)}, a quoted number: tools read it as text, not as "
+                f"a number. Write it without quotes: `{cell.key}: {value.strip()}`."
+            )
+        elif is_whole_number(value):
+            detail = (
+                f"reads as the number {value} to YAML 1.2 readers but as "
+                f"{describe_value(cell.yaml11)} to PyYAML-based tools (YAML 1.1), e.g. a leading "
+                f"zero is octal there. Write plain decimal digits: `{cell.key}: {value}`."
+            )
+        else:
+            detail = (
+                f"holds {describe_value(value)}; it must be a whole number, 0 or more, written "
+                f"without quotes, e.g. `{cell.key}: 100`."
+            )
+        return self._fail(
+            Kind.NOT_WHOLE_NUMBER, job.id, cell.key, self.path, cell.value_line, f"{where} {detail}"
         )
 
     # -- keys that are not required cells ----------------------------------------------------
@@ -246,6 +275,11 @@ class CellRules:
         if self.overlay is not None and not self.overlay.exists:
             return f"({self.path} does not exist yet; create it.) "
         return ""
+
+
+def is_whole_number(value: Any) -> bool:
+    """0, 1, 2, ... as YAML reads an unquoted integer (a boolean is not a number here)."""
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
 
 def _suggest(word: str, options: Iterable[str]) -> str:

@@ -16,15 +16,29 @@ from ..paths import read_regular
 from .model import Ledger
 
 
-def committed_text(path: Path, root: Path | None = None) -> tuple[str | None, str | None]:
-    """The committed ledger's text and, when it cannot be read, why (``None, None``: no file)."""
+def committed_bytes(path: Path, root: Path | None = None) -> tuple[bytes | None, str | None]:
+    """The committed ledger's bytes (what an audit line hashes) and, when it cannot be read, why
+    (``None, None``: no file)."""
     try:
-        raw = read_regular(path, root=root)
+        return read_regular(path, root=root), None
     except FileNotFoundError:
         return None, None
     except OSError as exc:
         return None, f"cannot read it ({exc.strerror or exc})"
-    return raw.decode("utf-8", errors="replace"), None
+
+
+def committed_text(path: Path, root: Path | None = None) -> tuple[str | None, str | None]:
+    """The committed ledger's text and, when it cannot be read, why (``None, None``: no file)."""
+    raw, problem = committed_bytes(path, root)
+    return (None if raw is None else raw.decode("utf-8", errors="replace")), problem
+
+
+def parse_ledger(text: str) -> Ledger | None:
+    """The ledger ``text`` holds, or ``None`` when it is not a ledger jobledger can read."""
+    try:
+        return Ledger.from_json(json.loads(text))
+    except (ValueError, KeyError, TypeError, AttributeError):
+        return None
 
 
 def committed_ledger(path: Path, root: Path | None = None) -> tuple[Ledger | None, str | None]:
@@ -32,10 +46,10 @@ def committed_ledger(path: Path, root: Path | None = None) -> tuple[Ledger | Non
     text, problem = committed_text(path, root)
     if text is None:
         return None, problem
-    try:
-        return Ledger.from_json(json.loads(text)), None
-    except (ValueError, KeyError, TypeError, AttributeError):
+    ledger = parse_ledger(text)
+    if ledger is None:
         return None, "it is not a ledger jobledger can read"
+    return ledger, None
 
 
 def write_ledger(path: Path, ledger: Ledger, *, root: Path | None = None) -> None:

@@ -24,6 +24,8 @@ class CellKind(str, enum.Enum):
     """A sentence or a name, read as the same text by every YAML reader."""
     DATE = "date"
     """A calendar day, ``YYYY-MM-DD``, not in the future."""
+    WHOLE_NUMBER = "whole-number"
+    """0, 1, 2, ...: an unquoted YAML integer that YAML 1.1 and 1.2 readers read as the same one."""
 
 
 @dataclass(frozen=True)
@@ -76,6 +78,28 @@ CELLS: Mapping[str, CellSpec] = _table(
         "reviewed_on",
         CellKind.DATE,
         "The day the owner last checked this entry against the code.",
+    ),
+    # Optional cells read by `jobledger verdict` before an operator retries, requeues or replays.
+    CellSpec(
+        "business_idempotent",
+        CellKind.YES_NO,
+        "Running the job twice creates no second business effect (no second charge, no second "
+        "email), whatever the queue does.",
+    ),
+    CellSpec(
+        "dedupe_guard",
+        CellKind.TEXT,
+        "How a duplicate run is prevented or made harmless, e.g. a unique key the job checks.",
+    ),
+    CellSpec(
+        "reconciliation",
+        CellKind.TEXT,
+        "How the business outcome is confirmed independently of the job's own success report.",
+    ),
+    CellSpec(
+        "bulk_retry_limit",
+        CellKind.WHOLE_NUMBER,
+        "The most jobs one bulk retry may touch (0: never bulk-retry this job).",
     ),
 )
 

@@ -60,6 +60,7 @@ _KIND_NOTES = {
         "as booleans."
     ),
     CellKind.DATE: "Written YYYY-MM-DD (quoted or not); a day in the future is refused.",
+    CellKind.WHOLE_NUMBER: "An unquoted whole number, 0 or more.",
     CellKind.TEXT: "",
 }
 _DATE_PATTERN = "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"
@@ -116,6 +117,8 @@ def _cell_schema(spec: CellSpec) -> dict[str, Any]:
         return {"description": description, "enum": ["yes", "no"]}
     if spec.kind is CellKind.DATE:
         return {"description": description, "type": "string", "pattern": _DATE_PATTERN}
+    if spec.kind is CellKind.WHOLE_NUMBER:
+        return {"description": description, "type": "integer", "minimum": 0}
     if spec.allowed:
         return {
             "description": f"{description} One of the configured values.",

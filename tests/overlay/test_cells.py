@@ -15,6 +15,9 @@ def test_every_cell_is_in_the_schema_and_nothing_else() -> None:
             assert properties[name]["enum"] == ["yes", "no"], name
         elif spec.kind is CellKind.DATE:
             assert properties[name]["pattern"] == "^[0-9]{4}-[0-9]{2}-[0-9]{2}$", name
+        elif spec.kind is CellKind.WHOLE_NUMBER:
+            assert properties[name]["type"] == "integer", name
+            assert properties[name]["minimum"] == 0, name
         else:
             assert properties[name]["$ref"] == "#/$defs/signed", name
 

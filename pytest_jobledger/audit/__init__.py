@@ -1,0 +1,27 @@
+"""The audit trail: one JSON line per verdict, chained by sha256, appended and never rewritten.
+
+- ``chain``: the line format, the genesis value, the head file;
+- ``log``: append under the folder's lock (with a timeout, fsync), and read back;
+- ``verify``: the first line that breaks the chain or the head.
+
+Only the core modules are imported here (errors, atomic, paths, text, config): the trail knows
+nothing of what a verdict means, so it can be checked without the rest of the tool.
+"""
+
+from __future__ import annotations
+
+from .chain import GENESIS, AuditError, head_path
+from .log import LOCK_TIMEOUT_S, Line, append, read_lines
+from .verify import Report, verify
+
+__all__ = [
+    "GENESIS",
+    "LOCK_TIMEOUT_S",
+    "AuditError",
+    "Line",
+    "Report",
+    "append",
+    "head_path",
+    "read_lines",
+    "verify",
+]

@@ -1,0 +1,65 @@
+"""The trail's format: one JSON object per line, each naming the sha256 of the line before it.
+
+A line is the record as JSON with sorted keys, ASCII only (so no tool splits a line where we did
+not), and a ``\\n``. ``prev`` is the sha256 of the previous line's bytes without its newline; the
+first line's ``prev`` is :data:`GENESIS`, 64 zeros, a value no line hashes to. An edited, removed
+or reordered line breaks the chain at that place.
+
+A chain alone cannot tell a log from one whose last lines were removed, so a small head file
+beside it (``audit.ndjson.head``: how many lines, and the last one's sha256) is rewritten
+atomically after every line; ``--verify`` compares the two.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from ..errors import JobledgerError
+
+#: The ``prev`` of the first line: the sha256 of nothing that could be a line.
+GENESIS = "0" * 64
+
+#: Keys the log itself writes into every line; a record may not bring its own.
+CHAIN_KEYS = ("prev", "time")
+
+
+class AuditError(JobledgerError):
+    """The trail cannot be written or read; a verdict is refused rather than given without it."""
+
+
+def encode(record: Mapping[str, Any]) -> bytes:
+    """One line of the log, newline included."""
+    return (json.dumps(record, sort_keys=True, ensure_ascii=True) + "\n").encode("ascii")
+
+
+def line_sha256(line: bytes) -> str:
+    """The sha256 of one line as the next line's ``prev`` names it (without its newline)."""
+    return hashlib.sha256(line.removesuffix(b"\n")).hexdigest()
+
+
+def head_path(log: Path) -> Path:
+    return log.with_name(log.name + ".head")
+
+
+def encode_head(lines: int, sha256: str) -> str:
+    return json.dumps({"lines": lines, "sha256": sha256}, sort_keys=True) + "\n"
+
+
+def decode_head(raw: bytes) -> tuple[int, str] | None:
+    """The head's line count and sha256, or ``None`` when it is not a head this tool wrote."""
+    try:
+        data = json.loads(raw)
+    except ValueError:
+        return None
+    if not isinstance(data, dict):
+        return None
+    lines, sha256 = data.get("lines"), data.get("sha256")
+    if isinstance(lines, bool) or not isinstance(lines, int) or lines < 0:
+        return None
+    if not isinstance(sha256, str) or len(sha256) != 64 or (lines == 0 and sha256 != GENESIS):
+        return None
+    return lines, sha256

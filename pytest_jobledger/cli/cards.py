@@ -1,0 +1,134 @@
+"""The text a person reads during an incident: fact lines, a job's card and a verdict's card.
+
+Every line goes through :func:`~pytest_jobledger.text.one_line`: a job id, a cell or a docstring
+comes from the repository and may try to start a second line (or a forged workflow command).
+Values are shown as JSON (quoted text, bare numbers), so a signed ``"no"`` reads as the word a
+person wrote, and long text is clipped; ``--json`` has it whole.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from ..findings import Finding
+from ..gate.committed import COMMITTED, Snapshot
+from ..text import clip, one_line
+from ..verdict import Evidence, Fact, JobFacts, Reason, Verdict
+
+#: How much of a value a card shows on one line.
+VALUE_WIDTH = 100
+
+
+def show_value(value: Any) -> str:
+    """A value as JSON on one line (a block scalar's closing newline is not shown), clipped."""
+    if isinstance(value, str):
+        value = value.strip()
+    return clip(json.dumps(value, ensure_ascii=False, sort_keys=True), VALUE_WIDTH)
+
+
+def fact_line(fact: Fact, width: int = 19) -> str:
+    """``  name  value  [evidence where] note``, e.g. ``idempotent  "no"  [signed o.yaml:9]``."""
+    value = "" if fact.value is None else f"{show_value(fact.value)}  "
+    label = fact.evidence.value + (f" {fact.where}" if fact.where else "")
+    note = f" {fact.note}" if fact.note else ""
+    return one_line(f"  {fact.name:<{width}} {value}[{label}]{note}")
+
+
+def fact_lines(facts: Iterable[Fact]) -> list[str]:
+    facts = list(facts)
+    width = max((len(fact.name) for fact in facts), default=0)
+    return [fact_line(fact, width) for fact in facts]
+
+
+def reason_lines(title: str, reasons: Sequence[Reason]) -> list[str]:
+    if not reasons:
+        return []
+    lines = [f"{title} ({len(reasons)}):"]
+    lines.extend(one_line(f"  {reason.name}: {reason.message}") for reason in reasons)
+    return lines
+
+
+def finding_line(finding: Finding) -> str:
+    return one_line(f"  {finding.location}: [{finding.kind.value}] {finding.message}")
+
+
+def ledger_line(snapshot: Snapshot) -> str:
+    """Which ledger a card reads, and whether it is stale: always said, never implied."""
+    display = snapshot.config.ledger_display
+    if snapshot.origin != COMMITTED:
+        where = f"no committed ledger at {display}" if not snapshot.stale else snapshot.stale
+        return one_line(f"ledger: a fresh extraction of the code ({where})")
+    if snapshot.stale:
+        return one_line(
+            f"ledger: {display} (committed) is STALE against the code: {snapshot.stale}; run "
+            "`jobledger extract` and commit it"
+        )
+    return one_line(f"ledger: {display} (committed), the same as a fresh extraction")
+
+
+def overlay_line(snapshot: Snapshot) -> str:
+    display = snapshot.config.overlay_display
+    if snapshot.overlay_error is not None:
+        return one_line(f"overlay: {display} cannot be read: {snapshot.overlay_error}")
+    if snapshot.overlay is not None and not snapshot.overlay.exists:
+        return one_line(f"overlay: {display} does not exist; nothing is signed")
+    return one_line(f"overlay: {display} (signed cells are a person's claim, not a proof)")
+
+
+def job_card(snapshot: Snapshot, facts: JobFacts) -> list[str]:
+    """``jobledger show``: the ledger row, every cell, the job's findings, each fact's source."""
+    job = facts.job
+    row = snapshot.joined(job.id)
+    failing = facts.failing
+    lines = [one_line(job.id), ledger_line(snapshot), overlay_line(snapshot)]
+    if facts.gate_passes:
+        lines.append("state: signed (every cell the gate judges passes)")
+    else:
+        lines.append(f"state: {len(failing)} failing (see Findings)")
+    lines.append("")
+    lines.append(one_line(f"Ledger row (read from the code at {job.location}):"))
+    extra = []
+    if job.docstring is not None:
+        extra.append(Fact("docstring", job.docstring, Evidence.SOURCE, job.location))
+    if job.options:
+        extra.append(Fact("options", dict(job.options), Evidence.SOURCE, job.location))
+    lines.extend(fact_lines([*facts.ledger, *extra]))
+    lines.append("")
+    lines.append("Overlay cells:")
+    lines.extend(fact_lines(facts.cells.values()))
+    if row is not None and row.entry is not None:
+        known = set(facts.cells)
+        others = [cell for cell in row.entry.cells if cell.key not in known]
+        lines.extend(one_line(f"  {cell.key}  (not a cell: see Findings)") for cell in others)
+    lines.append("")
+    if facts.unreadable is not None:
+        lines.append(one_line(f"Findings: the overlay cannot be read ({facts.unreadable})"))
+    elif failing:
+        lines.append(f"Findings ({len(failing)}):")
+        lines.extend(finding_line(finding) for finding in failing)
+    else:
+        lines.append("Findings: none; every cell the gate judges passes")
+    return lines
+
+
+def verdict_card(verdict: Verdict, audit: str) -> list[str]:
+    """The answer first, then blockers, review items, the evidence, the next actions, the trail."""
+    request = verdict.request
+    count = ""
+    if request.count is not None:
+        count = f" of {request.count} job" + ("s" if request.count != 1 else "")
+    lines = [
+        one_line(f"{verdict.answer.value.upper()}: {request.action.value}{count} of {request.job}")
+    ]
+    lines.extend(reason_lines("Blockers", verdict.blockers))
+    lines.extend(reason_lines("Review", verdict.review))
+    lines.append("Evidence (source: the code; signed: a person's claim; self-reported: as typed):")
+    lines.extend(fact_lines(verdict.facts))
+    lines.append("Next:")
+    lines.extend(
+        one_line(f"  {number}. {step}") for number, step in enumerate(verdict.next_actions, 1)
+    )
+    lines.append(one_line(f"Audit: {audit}"))
+    return lines

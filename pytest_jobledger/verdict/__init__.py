@@ -1,0 +1,34 @@
+"""The verdict: may an operator retry, requeue or replay a job? Approved, blocked or needs-review.
+
+It reads the gate's joined rows (the committed ledger with the signed overlay) and decides:
+
+- ``model``: the request, each fact with its evidence label, each reason, the verdict;
+- ``facts``: one joined row -> labelled facts (pure);
+- ``rules``: the rules as one table (:data:`~.rules.RULES`);
+- ``decide``: facts + request -> the verdict (pure).
+
+It never says a job *is* idempotent, only that someone signed that it is, and it never claims an
+approval it could not verify. Recording the verdict is the ``audit`` room's work; printing it is
+the command line's.
+"""
+
+from __future__ import annotations
+
+from .decide import decide
+from .facts import JobFacts, from_snapshot
+from .model import Action, Answer, Evidence, Fact, Reason, Request, Verdict
+from .rules import RULES
+
+__all__ = [
+    "RULES",
+    "Action",
+    "Answer",
+    "Evidence",
+    "Fact",
+    "JobFacts",
+    "Reason",
+    "Request",
+    "Verdict",
+    "decide",
+    "from_snapshot",
+]

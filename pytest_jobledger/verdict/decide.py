@@ -1,0 +1,105 @@
+"""The decision: every rule that applies, every hit kept, one answer, and what to do next.
+
+Pure: the same facts and request give the same verdict, so the rules table test needs no files
+and the audit line records exactly what the operator was shown.
+"""
+
+from __future__ import annotations
+
+from ..ledger.model import JSONValue
+from .facts import JobFacts
+from .model import Action, Answer, Evidence, Fact, Reason, Request, Verdict
+from .rules import RULES, bulk_limit
+
+
+def decide(facts: JobFacts, request: Request) -> Verdict:
+    """Approved only when no rule finds anything; blocked when any blocking rule does."""
+    reasons = [
+        Reason(rule.name, rule.answer, message, fix, subject)
+        for rule in RULES
+        if request.action in rule.actions
+        for subject, message, fix in rule.find(facts, request)
+    ]
+    blockers = tuple(reason for reason in reasons if reason.answer is Answer.BLOCKED)
+    review = tuple(reason for reason in reasons if reason.answer is Answer.NEEDS_REVIEW)
+    if blockers:
+        answer = Answer.BLOCKED
+    elif review:
+        answer = Answer.NEEDS_REVIEW
+    else:
+        answer = Answer.APPROVED
+    return Verdict(
+        answer=answer,
+        request=request,
+        blockers=blockers,
+        review=review,
+        facts=evidence(facts, request),
+        next_actions=next_actions(answer, facts, request, blockers + review),
+    )
+
+
+def evidence(facts: JobFacts, request: Request) -> tuple[Fact, ...]:
+    """Every fact the rules read, labelled: the ledger's, the overlay's, then the operator's."""
+    shown: list[Fact] = []
+    if facts.ledger_fact is not None:
+        shown.append(facts.ledger_fact)
+    shown.extend(facts.field(name) for name in ("registration", "queue", "max_retries"))
+    for fact in facts.cells.values():
+        if fact.name == "bulk_retry_limit" and bulk_limit(facts)[1].startswith("the configured"):
+            default = f"the configured default of {facts.bulk_retry_limit} applies"
+            fact = Fact(fact.name, None, fact.evidence, fact.where, f"{fact.note}; {default}")
+        shown.append(fact)
+    shown.extend(request_facts(request))
+    return tuple(shown)
+
+
+def request_facts(request: Request) -> list[Fact]:
+    """What the operator said: self-reported, never verified (a missing one is ``missing``)."""
+    shown = []
+    if request.count is not None or request.action is Action.BULK_RETRY:
+        shown.append(_given("count", request.count, "--count", "how many jobs, as counted"))
+    shown.append(
+        _given(
+            "approved_by",
+            request.approved_by,
+            "--approved-by",
+            "not verified: this tool cannot check who approved",
+        )
+    )
+    shown.append(_given("ticket", request.ticket, "--ticket", ""))
+    shown.append(Fact("actor", request.actor, Evidence.SELF_REPORTED, request.actor_from))
+    return shown
+
+
+def _given(name: str, value: JSONValue, option: str, note: str) -> Fact:
+    if value is None:
+        return Fact(name, None, Evidence.MISSING, None, f"no {option} given")
+    return Fact(name, value, Evidence.SELF_REPORTED, option, note)
+
+
+def next_actions(
+    answer: Answer, facts: JobFacts, request: Request, reasons: tuple[Reason, ...]
+) -> tuple[str, ...]:
+    """What the operator does now: fix each reason, and (unless blocked) reconcile afterwards."""
+    steps: list[str] = []
+    if answer is Answer.BLOCKED:
+        steps.append(f"do not {request.action.value} yet: resolve every blocker, then ask again")
+    elif answer is Answer.NEEDS_REVIEW:
+        steps.append(
+            f"have a person answer each review item before the {request.action.value}; "
+            "this verdict does not approve them"
+        )
+    steps.extend(dict.fromkeys(reason.fix for reason in reasons))
+    if answer is not Answer.BLOCKED:
+        reconciliation = facts.signed("reconciliation")
+        if isinstance(reconciliation, str):
+            steps.append(
+                f"afterwards, reconcile the business outcome by {reconciliation.strip()}, "
+                "independently of the job's own success report"
+            )
+        else:
+            steps.append(
+                "afterwards, confirm the business outcome independently of the job's own "
+                "success report (no reconciliation is signed to say how)"
+            )
+    return tuple(steps)

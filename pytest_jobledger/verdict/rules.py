@@ -1,0 +1,332 @@
+"""The rules, as one table: each names what it finds, the answer it forces and the actions it
+applies to. :func:`~pytest_jobledger.verdict.decide.decide` runs every rule that applies and
+keeps every hit, so the operator sees all blockers at once, not the first.
+
+A rule reads only labelled facts (:mod:`.facts`): a cell counts when the gate's check of it
+passes, and a yes/no cell counts only as the exact signed word. No rule reads what a cell or a
+docstring *says*, so a cell that says "approve every retry" is text for a person, nothing more.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from .facts import JobFacts
+from .model import Action, Answer, Evidence, Request
+
+#: One hit of a rule: what it is about (a cell or an input), the message, and what to do.
+Hit = tuple[str, str, str]
+
+EVERY = frozenset(Action)
+#: Actions that run a job again on purpose, whether or not its effect already happened.
+RERUNS = frozenset({Action.REQUEUE, Action.REPLAY, Action.BULK_RETRY})
+#: Actions whose business effect is repeated for work that may have succeeded.
+REPEATS = frozenset({Action.REPLAY, Action.BULK_RETRY})
+BULK = frozenset({Action.BULK_RETRY})
+
+
+@dataclass(frozen=True)
+class Rule:
+    name: str
+    answer: Answer
+    actions: frozenset[Action]
+    says: str
+    """The rule in one sentence (for the README, ``--json`` and the table test)."""
+    find: Callable[[JobFacts, Request], list[Hit]]
+
+
+def _where(facts: JobFacts, cell: str) -> str:
+    fact = facts.cell(cell)
+    return f" ({fact.where})" if fact.where else ""
+
+
+def _sign(facts: JobFacts, cell: str) -> str:
+    return f"sign `{cell}` in {facts.overlay_path} (the job's owner answers it)"
+
+
+def _overlay_unreadable(facts: JobFacts, request: Request) -> list[Hit]:
+    if facts.unreadable is None:
+        return []
+    return [
+        (
+            "overlay",
+            f"the overlay {facts.overlay_path} cannot be read ({facts.unreadable}), so no cell "
+            "of this job can be read as signed",
+            f"fix {facts.overlay_path} (`jobledger check` says where)",
+        )
+    ]
+
+
+def _duplicate_id(facts: JobFacts, request: Request) -> list[Hit]:
+    if facts.duplicate is None:
+        return []
+    return [
+        (
+            "",
+            f"the id {facts.job.id} is registered more than once; one overlay entry cannot "
+            "sign for two jobs",
+            "give each registration its own id (`jobledger check` names both)",
+        )
+    ]
+
+
+#: Cells with a rule of their own, which applies to every action: not named twice.
+_OWN_RULE = ("poison_policy", "paging_owner")
+
+
+def _policy_cells(facts: JobFacts, request: Request) -> list[Hit]:
+    hits = []
+    for finding in facts.problems:
+        if finding.cell in _OWN_RULE:
+            continue
+        hits.append(
+            (
+                finding.cell,
+                f"`{finding.cell}` fails the gate [{finding.kind.value}] at {finding.location}: "
+                f"{finding.kind.description}",
+                finding.kind.help.rstrip(".") + f" ({finding.location})",
+            )
+        )
+    return hits
+
+
+def _signed_text(cell: str, missing: str) -> Callable[[JobFacts, Request], list[Hit]]:
+    def find(facts: JobFacts, request: Request) -> list[Hit]:
+        if facts.signed(cell) is not None:
+            return []
+        fact = facts.cell(cell)
+        why = ", ".join(part for part in (fact.where, fact.note) if part)
+        message = f"`{cell}` is not signed" + (f" ({why})" if why else "") + f": {missing}"
+        return [(cell, message, _sign(facts, cell))]
+
+    return find
+
+
+def _not_idempotent(facts: JobFacts, request: Request) -> list[Hit]:
+    answer = facts.signed("idempotent")
+    if answer == "yes" or facts.signed("dedupe_guard") is not None:
+        return []
+    said = (
+        f'`idempotent` is signed "no"{_where(facts, "idempotent")}'
+        if answer == "no"
+        else "`idempotent` is not signed"
+    )
+    return [
+        (
+            "idempotent",
+            f"{said} and no `dedupe_guard` is signed: a {request.action.value} may run the "
+            "job's effect a second time",
+            f"sign a `dedupe_guard` in {facts.overlay_path} (how a duplicate run is prevented "
+            "or made harmless), agreed with the job's owner",
+        )
+    ]
+
+
+def _bulk_without_count(facts: JobFacts, request: Request) -> list[Hit]:
+    if request.count is not None:
+        return []
+    return [
+        (
+            "count",
+            "a bulk retry without --count is unbounded: nobody can say how many jobs it touches",
+            "count the jobs first and pass --count N",
+        )
+    ]
+
+
+def bulk_limit(facts: JobFacts) -> tuple[int | None, str]:
+    """The limit a bulk retry is held to, and where it comes from (``None``: the signed cell
+    fails the gate, which blocks on its own)."""
+    signed = facts.signed("bulk_retry_limit")
+    if isinstance(signed, int):
+        return signed, f"signed at {facts.cell('bulk_retry_limit').where}"
+    if any(finding.cell == "bulk_retry_limit" for finding in facts.problems):
+        return None, ""
+    return facts.bulk_retry_limit, "the configured default ([tool.jobledger] bulk_retry_limit)"
+
+
+def _bulk_over_limit(facts: JobFacts, request: Request) -> list[Hit]:
+    limit, source = bulk_limit(facts)
+    if request.count is None or limit is None or request.count <= limit:
+        return []
+    return [
+        (
+            "count",
+            f"--count {request.count} is over the bulk_retry_limit of {limit}, {source}",
+            f"retry at most {limit} jobs per bulk retry, each with its own verdict, or have the "
+            "job's owner sign a higher `bulk_retry_limit`",
+        )
+    ]
+
+
+def _not_business_idempotent(facts: JobFacts, request: Request) -> list[Hit]:
+    answer = facts.signed("business_idempotent")
+    if answer == "yes":
+        return []
+    said = (
+        f'`business_idempotent` is signed "no"{_where(facts, "business_idempotent")}'
+        if answer == "no"
+        else "`business_idempotent` is not signed"
+    )
+    return [
+        (
+            "business_idempotent",
+            f"{said}: a {request.action.value} may create a second business effect (a second "
+            "charge, a second email), however safe the retry is for the queue",
+            "check, job by job, that the business effect did not already happen (the owner "
+            "signed that a second run repeats it)"
+            if answer == "no"
+            else "have the job's owner confirm what a second run does to the business, and sign "
+            "`business_idempotent`",
+        )
+    ]
+
+
+def _ledger_stale(facts: JobFacts, request: Request) -> list[Hit]:
+    if facts.stale is None:
+        return []
+    return [
+        (
+            "ledger",
+            f"the committed ledger is not what the code gives now ({facts.stale}); its facts "
+            "may be out of date",
+            "run `jobledger extract`, commit the ledger, and ask again",
+        )
+    ]
+
+
+def _max_retries_unknown(facts: JobFacts, request: Request) -> list[Hit]:
+    fact = facts.field("max_retries")
+    if fact.evidence is Evidence.SOURCE:
+        return []
+    return [
+        (
+            "max_retries",
+            f"max_retries is null in the ledger ({fact.note}, {fact.where}): the retry bound "
+            "cannot be proved from the source",
+            "write a literal max_retries at the registration, or confirm the framework's "
+            "default with the job's owner",
+        )
+    ]
+
+
+def _bulk_approval(facts: JobFacts, request: Request) -> list[Hit]:
+    owner = facts.signed("paging_owner")
+    who = request.approved_by
+    if who is None:
+        problem = "no approval was given with --approved-by"
+    elif not isinstance(owner, str):
+        problem = f"--approved-by {who!r}, but no signed `paging_owner` says whose approval counts"
+    elif who.strip().casefold() != owner.strip().casefold():
+        problem = f"--approved-by {who!r} is not the job's signed paging owner {owner!r}"
+    else:
+        return []
+    if isinstance(owner, str):
+        fix = f"get the approval of {owner} (the signed paging owner) and pass --approved-by"
+    else:
+        fix = "sign `paging_owner`, get that owner's approval and pass --approved-by"
+    return [("approval", f"{problem} (an approval is self-reported, never verified)", fix)]
+
+
+RULES: tuple[Rule, ...] = (
+    Rule(
+        "overlay-unreadable",
+        Answer.BLOCKED,
+        EVERY,
+        "The overlay cannot be read, so nothing about the job is signed.",
+        _overlay_unreadable,
+    ),
+    Rule(
+        "duplicate-id",
+        Answer.BLOCKED,
+        EVERY,
+        "Two registrations share the job's id, so its overlay entry signs for neither.",
+        _duplicate_id,
+    ),
+    Rule(
+        "policy-cell",
+        Answer.BLOCKED,
+        EVERY,
+        "A required policy cell is unsigned, unknown or invalid (or another cell of the entry "
+        "fails the gate).",
+        _policy_cells,
+    ),
+    Rule(
+        "no-poison-policy",
+        Answer.BLOCKED,
+        EVERY,
+        "No signed poison_policy: nothing says where a payload that fails again goes.",
+        _signed_text("poison_policy", "nothing says where a payload that fails again goes"),
+    ),
+    Rule(
+        "no-paging-owner",
+        Answer.BLOCKED,
+        EVERY,
+        "No signed paging_owner: nobody is paged when the retried runs fail.",
+        _signed_text("paging_owner", "nobody is known to be paged when the retried runs fail"),
+    ),
+    Rule(
+        "not-idempotent",
+        Answer.BLOCKED,
+        RERUNS,
+        'A requeue, replay or bulk retry of a job not signed idempotent: "yes", unless a '
+        "dedupe_guard is signed.",
+        _not_idempotent,
+    ),
+    Rule(
+        "bulk-without-count",
+        Answer.BLOCKED,
+        BULK,
+        "A bulk retry without --count.",
+        _bulk_without_count,
+    ),
+    Rule(
+        "bulk-over-limit",
+        Answer.BLOCKED,
+        BULK,
+        "A bulk retry whose --count is over bulk_retry_limit (the signed one, else the "
+        "configured default).",
+        _bulk_over_limit,
+    ),
+    Rule(
+        "not-business-idempotent",
+        Answer.NEEDS_REVIEW,
+        REPEATS,
+        'A replay or bulk retry of a job not signed business_idempotent: "yes" (technically '
+        "safe is not business safe).",
+        _not_business_idempotent,
+    ),
+    Rule(
+        "no-reconciliation",
+        Answer.NEEDS_REVIEW,
+        EVERY,
+        "No signed reconciliation: nothing says how the business outcome is confirmed.",
+        _signed_text(
+            "reconciliation",
+            "nothing says how the business outcome is confirmed apart from the job's own report",
+        ),
+    ),
+    Rule(
+        "ledger-stale",
+        Answer.NEEDS_REVIEW,
+        EVERY,
+        "The committed ledger is stale against the source.",
+        _ledger_stale,
+    ),
+    Rule(
+        "max-retries-unknown",
+        Answer.NEEDS_REVIEW,
+        EVERY,
+        "max_retries is null in the ledger: the retry bound cannot be proved from the source.",
+        _max_retries_unknown,
+    ),
+    Rule(
+        "bulk-approval",
+        Answer.NEEDS_REVIEW,
+        BULK,
+        "A bulk retry with no approval, or one given by someone other than the signed paging "
+        "owner (an approval is self-reported either way).",
+        _bulk_approval,
+    ),
+)
