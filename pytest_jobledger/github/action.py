@@ -35,7 +35,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from .. import git
 from ..config import find_pyproject
+from ..text import one_line
+from .context import GitHubContext, base_refs
 
 #: The gate's own plugins (the ``pytest11`` entry points of pytest-jobledger).
 PLUGINS: tuple[str, ...] = ("pytest_jobledger.plugin", "pytest_jobledger.github.plugin")
@@ -131,8 +134,25 @@ def pytest_arguments(
     sarif = environ.get("JOBLEDGER_SARIF_FILE", "")
     if sarif:
         args += ["--jobledger-sarif", os.path.join(project, sarif)]
-    args += shlex.split(environ.get("JOBLEDGER_PYTEST_ARGS", ""))
-    return args
+    user = shlex.split(environ.get("JOBLEDGER_PYTEST_ARGS", ""))
+    base = pull_request_base(environ, root)
+    if base is not None and not any(arg.startswith("--jobledger-base") for arg in user):
+        args.append(f"--jobledger-base={base}")
+    return args + user
+
+
+def pull_request_base(environ: Mapping[str, str], root: Path) -> str | None:
+    """The pull request's base for review-after-change and the summary's diff: the first of the
+    event's base commit and ``origin/<base ref>`` that this clone has, else the first (the gate
+    then says once why it has no base, e.g. a shallow clone); ``None`` outside a pull request."""
+    refs = base_refs(GitHubContext.from_environ(environ))
+    for ref in refs:
+        try:
+            git.resolve_commit(ref, root)
+        except git.GitUnavailable:
+            continue
+        return ref
+    return refs[0] if refs else None
 
 
 def prepare(scratch: Path) -> Path:
@@ -166,10 +186,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         try:
             child = child_process(os.environ, project, scratch, argv or ())
         except ValueError as error:
-            print(f"jobledger: pytest-args: {error}", file=sys.stderr)
+            print(one_line(f"jobledger: pytest-args: {error}"), file=sys.stderr)
             return 2
         prepare(scratch)
-        print("jobledger: pytest " + shlex.join(child.pytest_args), flush=True)
+        print(one_line("jobledger: pytest " + shlex.join(child.pytest_args)), flush=True)
         # A child process, not pytest.main(): pytest must import (and assertion-rewrite) the plugin.
         return subprocess.run(child.argv, cwd=child.cwd, env=child.env, check=False).returncode
 

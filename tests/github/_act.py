@@ -61,15 +61,21 @@ def wheelhouse(base: Path) -> Path:
     return _wheelhouse.build(base / "wheels")
 
 
-def commit(path: Path) -> None:
+def commit(path: Path, message: str = "pull request") -> str:
+    """Commit everything in ``path`` (a repository made on first use); the new commit's sha."""
     git = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-c", "core.hooksPath=/dev/null"]
-    subprocess.run([*git, "init", "-q"], cwd=path, check=True)
+    if not (path / ".git").exists():
+        subprocess.run([*git, "init", "-q"], cwd=path, check=True)
     subprocess.run([*git, "add", "-A"], cwd=path, check=True)
-    subprocess.run([*git, "commit", "-q", "-m", "pull request"], cwd=path, check=True)
+    subprocess.run([*git, "commit", "-q", "-m", message], cwd=path, check=True)
+    done = subprocess.run([*git, "rev-parse", "HEAD"], cwd=path, check=True, capture_output=True)
+    return done.stdout.decode("ascii").strip()
 
 
-def run(repo: Path, base: Path, extra: Sequence[str] = ()) -> list[dict[str, Any]]:
-    """Run ``repo``'s workflows on ``push``; act's JSON events, in order."""
+def run(
+    repo: Path, base: Path, extra: Sequence[str] = (), event: str = "push"
+) -> list[dict[str, Any]]:
+    """Run ``repo``'s workflows on ``event``; act's JSON events, in order."""
     assert ACT is not None
     env = {
         **os.environ,
@@ -80,7 +86,7 @@ def run(repo: Path, base: Path, extra: Sequence[str] = ()) -> list[dict[str, Any
     for name in [n for n in env if n.startswith(("GITHUB_", "RUNNER_", "PYTEST_", "PIP_"))]:
         del env[name]
     done = subprocess.run(
-        [ACT, "push", "-P", "ubuntu-latest=-self-hosted", "--json", "-C", str(repo), *extra],
+        [ACT, event, "-P", "ubuntu-latest=-self-hosted", "--json", "-C", str(repo), *extra],
         env=env,
         capture_output=True,
         text=True,

@@ -1,7 +1,9 @@
 """The composite action, end to end, in a real local Actions runner (act), offline.
 
 ``uses: ./`` runs our action.yml from the checked-out repository, which builds its private venv
-and installs the tool from the action's folder (see :mod:`._act` for how it stays offline).
+and installs the tool from the action's folder (see :mod:`._act` for how it stays offline). The
+run is a pull request: a base commit with the example as it is, and a head commit that breaks the
+overlay and raises ``capture_invoice``'s retries without touching its signed entry.
 """
 
 from __future__ import annotations
@@ -14,6 +16,8 @@ from typing import Any
 
 import pytest
 
+from pytest_jobledger.cli import main
+
 from . import _act
 from ._act import commands_acted_on, step_events
 
@@ -24,7 +28,7 @@ pytestmark = _act.needs_act
 OVERLAY = "services/shop/overlays/job_policy.yaml"
 
 WORKFLOW = """\
-on: push
+on: pull_request
 jobs:
   gate:
     runs-on: ubuntu-latest
@@ -50,10 +54,18 @@ jobs:
 """
 
 
-def make_repo(path: Path, wheels: Path) -> Path:
+TASKS = "services/shop/src/acme_shop/billing/tasks.py"
+
+
+def make_repo(path: Path, wheels: Path) -> tuple[Path, str]:
+    """The repository at the pull request's head, and the sha of its base commit."""
     _act.copy_action(path)
     shop = path / "services" / "shop"
     shutil.copytree(REPO / "examples" / "celery", shop)
+    base = _act.commit(path, "base")
+    tasks = path / TASKS
+    tasks.write_text(tasks.read_text("utf-8").replace("max_retries=5", "max_retries=20", 1))
+    assert main(["extract", "--root", str(shop)]) == 0
     overlay = path / OVERLAY
     text = overlay.read_text(encoding="utf-8").replace('idempotent: "yes"', "idempotent: yes", 1)
     text += '\n  acme.gone.job:\n    idempotent: "no"\n'
@@ -68,16 +80,18 @@ def make_repo(path: Path, wheels: Path) -> Path:
             pwned=path.parent / "pwned",
         )
     )
-    _act.commit(path)
-    return path
+    _act.commit(path, "head")
+    return path, base
 
 
 @pytest.fixture(scope="module")
 def run(tmp_path_factory: pytest.TempPathFactory) -> list[dict[str, Any]]:
     base = tmp_path_factory.mktemp("act")
     (base / "repo").mkdir()
-    repo = make_repo(base / "repo", _act.wheelhouse(base))
-    events = _act.run(repo, base)
+    repo, sha = make_repo(base / "repo", _act.wheelhouse(base))
+    event = base / "event.json"
+    event.write_text(json.dumps({"pull_request": {"base": {"sha": sha, "ref": "main"}}}))
+    events = _act.run(repo, base, ["-e", str(event)], event="pull_request")
     assert not (base / "pwned").exists()
     return events
 
@@ -123,3 +137,26 @@ def test_the_outputs_reach_the_workflow(run: list[dict[str, Any]]) -> None:
     printed = [e["msg"] for e in run if e.get("raw_output") and "outputs:" in e.get("msg", "")]
     assert printed == ["outputs: failing=3 unsigned=0 orphans=2\n"]
     assert any(e.get("raw_output") and e.get("msg") == "sarif ok\n" for e in run)
+
+
+def test_the_summary_starts_with_what_operators_will_see_change(run: list[dict[str, Any]]) -> None:
+    summaries = [e["content"] for e in step_events(run, "gate") if e.get("command") == "summary"]
+    changes, _, findings = summaries[-1].partition("**3 failing**")
+    assert findings, "the diff table comes first, then the findings"
+    assert "### What operators will see change (against " in changes
+    [row] = [line for line in changes.splitlines() if "capture" in line and line.startswith("|")]
+    assert row.startswith("| `acme_shop.billing.tasks.capture_invoice` |")
+    assert "max\\_retries 5 -\\> 20" in row  # escaped Markdown for max_retries 5 -> 20
+
+
+def test_a_changed_job_whose_entry_was_not_touched_is_a_warning(
+    run: list[dict[str, Any]],
+) -> None:
+    [warning] = [
+        c
+        for c in commands_acted_on(run, "warning")
+        if c.properties["title"].startswith("jobledger review-after-change")
+    ]
+    assert "acme_shop.billing.tasks.capture_invoice" in warning.properties["title"]
+    assert warning.properties["file"] == OVERLAY
+    assert "max_retries 5 -> 20" in warning.message

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -183,3 +184,44 @@ def test_pre_commit_hooks_run_existing_commands_over_the_whole_repository() -> N
         with pytest.raises(SystemExit) as exit_info:
             main([*hook["entry"].split()[1:], "--help"])
         assert exit_info.value.code == 0
+
+
+def _git_repo(path: Path) -> str:
+    """Commit ``path`` as it is; the commit's sha."""
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-c", "core.hooksPath=/dev/null"]
+    subprocess.run([*git, "init", "-q"], cwd=path, check=True)
+    subprocess.run([*git, "add", "-A"], cwd=path, check=True)
+    subprocess.run([*git, "commit", "-q", "-m", "base"], cwd=path, check=True)
+    done = subprocess.run([*git, "rev-parse", "HEAD"], cwd=path, check=True, capture_output=True)
+    return done.stdout.decode().strip()
+
+
+def test_a_pull_request_gives_the_gate_its_base(shop: Path, scratch: Path, tmp_path: Path) -> None:
+    sha = _git_repo(shop)
+    event = tmp_path / "event.json"
+    event.write_text(json.dumps({"pull_request": {"base": {"sha": sha}}}))
+    env = {"GITHUB_EVENT_PATH": str(event), "GITHUB_BASE_REF": "main"}
+    assert f"--jobledger-base={sha}" in pytest_arguments(env, shop, scratch)
+    # The workflow's own pytest-args win.
+    mine = {**env, "JOBLEDGER_PYTEST_ARGS": "--jobledger-base=origin/release"}
+    args = pytest_arguments(mine, shop, scratch)
+    assert [arg for arg in args if arg.startswith("--jobledger-base")] == [
+        "--jobledger-base=origin/release"
+    ]
+
+
+def test_a_base_this_clone_lacks_is_still_named_so_the_gate_says_why(
+    shop: Path, scratch: Path, tmp_path: Path
+) -> None:
+    _git_repo(shop)
+    event = tmp_path / "event.json"
+    event.write_text(json.dumps({"pull_request": {"base": {"sha": "0" * 40}}}))
+    args = pytest_arguments({"GITHUB_EVENT_PATH": str(event)}, shop, scratch)
+    assert f"--jobledger-base={'0' * 40}" in args
+
+
+def test_outside_a_pull_request_there_is_no_base(shop: Path, scratch: Path, tmp_path: Path) -> None:
+    event = tmp_path / "event.json"
+    event.write_text(json.dumps({"commits": []}))
+    args = pytest_arguments({"GITHUB_EVENT_PATH": str(event)}, shop, scratch)
+    assert not any(arg.startswith("--jobledger-base") for arg in args)
