@@ -21,6 +21,10 @@ if TYPE_CHECKING:
 #: The key of the ``user_properties`` entry a failing pytest item carries: ``Finding.to_json()``.
 FINDING_PROPERTY = "jobledger_finding"
 
+#: The job part of every session-level status item (``jobledger-status::<name>``), whichever
+#: stage builds it: the gate's own two, and the runbook's freshness.
+STATUS_JOB = "jobledger-status"
+
 
 class Kind(str, enum.Enum):
     """Why a cell fails. The value is the stable name used in JSON output, titles and SARIF.
@@ -101,6 +105,12 @@ class Kind(str, enum.Enum):
         "The committed ledger differs from a fresh extraction.",
         "Run `jobledger extract` and commit the result.",
         "Committed ledger is stale",
+    )
+    RUNBOOK_STALE = (
+        "runbook-stale",
+        "The committed runbook differs from a fresh render of the ledger and the overlay.",
+        "Run `jobledger render` and commit the result.",
+        "Committed runbook is stale",
     )
 
 
@@ -190,11 +200,26 @@ class JoinedJob:
 
 
 @dataclass(frozen=True)
+class Inputs:
+    """What one gate run read, by SHA-256, so a page rendered from it can name its sources.
+
+    ``ledger`` is the digest of the fresh ledger's canonical text (``Ledger.dumps()``, UTF-8):
+    the committed file's bytes whenever the ledger-fresh item passes. ``overlay`` is the digest
+    of the overlay file's bytes as the gate read them; ``None`` when there is no file or it
+    could not be read.
+    """
+
+    ledger: str
+    overlay: str | None = None
+
+
+@dataclass(frozen=True)
 class GateResult:
     """Every check of one gate run, status checks first, in a stable order, and the joined jobs."""
 
     checks: tuple[Check, ...]
     jobs: tuple[JoinedJob, ...] = ()
+    inputs: Inputs | None = None
 
     @property
     def findings(self) -> list[Finding]:

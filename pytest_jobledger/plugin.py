@@ -9,7 +9,9 @@ deterministic, so every pytest-xdist worker collects the same items.
 Node ids are ``<overlay path relative to rootdir>::<job>::<cell>``; see
 :mod:`pytest_jobledger.gate.join` for the names of items that are not cells, and
 :mod:`pytest_jobledger.gate.status` for the two status items
-(``jobledger-status::overlay-valid`` and ``jobledger-status::ledger-fresh``).
+(``jobledger-status::overlay-valid`` and ``jobledger-status::ledger-fresh``), plus
+``jobledger-status::runbook-fresh`` when ``runbook`` is configured
+(:mod:`pytest_jobledger.reporters.runbook.publish`).
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from .config import Config, load_config
 from .errors import JobledgerError
 from .findings import FINDING_PROPERTY, Check, Finding, GateResult
 from .gate import evaluate
+from .reporters.runbook import with_runbook_status
 from .text import one_line
 
 MARKER = "jobledger"
@@ -40,7 +43,8 @@ class _State:
 
     def result(self) -> GateResult:
         if self._result is None:
-            self._result = evaluate(self.config)
+            # The same items as `jobledger check`: the gate's, and the runbook's freshness.
+            self._result = with_runbook_status(evaluate(self.config), self.config)
         return self._result
 
 

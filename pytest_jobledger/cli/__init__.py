@@ -17,9 +17,9 @@ from types import ModuleType
 from .. import __version__
 from ..errors import JobledgerError
 from ..text import one_line
-from . import check, extract, stub
+from . import check, draft, extract, render, stub
 
-COMMANDS: tuple[ModuleType, ...] = (extract, check, stub)
+COMMANDS: tuple[ModuleType, ...] = (extract, check, stub, render, draft)
 
 EXIT_OK = 0
 EXIT_FINDINGS = 1

@@ -7,6 +7,7 @@ import sys
 
 from .. import reporters
 from ..gate import evaluate
+from ..reporters.runbook import with_runbook_status
 from .common import config_from_args
 
 NAME = "check"
@@ -24,7 +25,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     config = config_from_args(args)
-    result = evaluate(config)
+    result = with_runbook_status(evaluate(config), config)
     findings = result.findings
     sys.stdout.write(reporters.get(args.format)(findings, config))
     return 1 if findings else 0

@@ -6,10 +6,12 @@ checks: the two status items first, then the join's.
 
 from __future__ import annotations
 
+import hashlib
+
 from ..config import Config
 from ..errors import OverlayError
 from ..extract import extract_ledger
-from ..findings import GateResult
+from ..findings import GateResult, Inputs
 from ..ledger.model import Ledger
 from ..ledger.store import committed_text
 from ..overlay.model import Overlay
@@ -34,4 +36,8 @@ def evaluate(config: Config, *, ledger: Ledger | None = None) -> GateResult:
         ledger_status(committed, fresh, config, unreadable=unreadable),
     )
     joined = join(fresh, overlay, config)
-    return GateResult(status + joined.checks, joined.jobs)
+    inputs = Inputs(
+        ledger=hashlib.sha256(fresh.dumps().encode("utf-8")).hexdigest(),
+        overlay=overlay.sha256 if overlay is not None else None,
+    )
+    return GateResult(status + joined.checks, joined.jobs, inputs)

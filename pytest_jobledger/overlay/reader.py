@@ -14,6 +14,8 @@ duplicate keys, and more than one document.
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 import re
 import warnings
 from pathlib import Path
@@ -74,7 +76,8 @@ def load_overlay(
     raw = read_overlay_bytes(path, display, root=root, max_bytes=max_bytes)
     if raw is None:
         return Overlay(path=display, exists=False)
-    return parse_overlay(raw, display, max_bytes=max_bytes)
+    overlay = parse_overlay(raw, display, max_bytes=max_bytes)
+    return dataclasses.replace(overlay, sha256=hashlib.sha256(raw).hexdigest())
 
 
 def parse_overlay(raw: bytes | str, display: str, *, max_bytes: int = MAX_OVERLAY_BYTES) -> Overlay:

@@ -20,6 +20,7 @@ import pytest
 
 from pytest_jobledger.config import load_config
 from pytest_jobledger.gate import evaluate
+from pytest_jobledger.reporters.runbook import with_runbook_status
 
 CASES = Path(__file__).resolve().parent.parent / "cases" / "gate"
 CASE_DIRS = sorted(path for path in CASES.iterdir() if (path / "expected.json").is_file())
@@ -32,7 +33,10 @@ def _expected(case: Path) -> dict[str, Any]:
 @pytest.mark.parametrize("case", CASE_DIRS, ids=[path.name for path in CASE_DIRS])
 def test_case(case: Path) -> None:
     expected = _expected(case)
-    result = evaluate(load_config(root=case))
+    config = load_config(root=case)
+    # What `pytest --jobledger` and `jobledger check` report: the gate's items and, with
+    # `runbook` configured, the runbook's freshness.
+    result = with_runbook_status(evaluate(config), config)
     got = [
         {"id": f.job, "cell": f.cell, "kind": f.kind.value, "path": f.path, "line": f.line}
         for f in result.findings
@@ -48,6 +52,7 @@ def test_case(case: Path) -> None:
         assert finding.job in finding.message or finding.kind.value in (
             "overlay-invalid",
             "ledger-stale",
+            "runbook-stale",
             "unsupported",
         )
     skipped = [check for check in result.checks if check.skipped]

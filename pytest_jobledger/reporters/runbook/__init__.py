@@ -1,0 +1,23 @@
+"""The runbook: the page an operator reads at 3 a.m., rendered from the gate's result.
+
+- ``model``: the joined facts of every job, each value with its lane (the JSON format);
+- ``page``: the Markdown page drawn from the model;
+- ``defaults``: the frameworks' documented defaults, with the page each comes from;
+- ``publish``: the refusal rule, the text in either format, and the runbook-fresh status item.
+"""
+
+from __future__ import annotations
+
+from .model import DraftNote, Runbook, build_runbook
+from .publish import FORMATS, blockers, render_runbook, runbook_status, with_runbook_status
+
+__all__ = [
+    "FORMATS",
+    "DraftNote",
+    "Runbook",
+    "blockers",
+    "build_runbook",
+    "render_runbook",
+    "runbook_status",
+    "with_runbook_status",
+]
