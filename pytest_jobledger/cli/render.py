@@ -108,10 +108,13 @@ def refused(result: GateResult, config: Config) -> bool:
     if not blocking:
         return False
     findings = [check.finding for check in blocking if check.finding is not None]
-    unsigned = sum(1 for check in blocking if check.job in {row.job.id for row in result.jobs})
+    ids = {row.job.id for row in result.jobs}
+    cells = sum(1 for check in blocking if check.job in ids)
+    count = len(blocking)
     say(
-        f"jobledger: the runbook was not written: {len(blocking)} checks fail "
-        f"({unsigned} of them policy cells of jobs); unsigned work never ships in a page"
+        f"jobledger: the runbook was not written: {count} check{'s' if count != 1 else ''} "
+        f"{'fail' if count != 1 else 'fails'} ({cells} of them policy cells of jobs); "
+        "unsigned work never ships in a page"
     )
     for finding in findings[:SHOWN]:
         say(format_finding(finding))
