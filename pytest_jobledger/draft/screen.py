@@ -75,12 +75,13 @@ class Screen:
     def reason(self, request: DraftRequest) -> str | None:
         """Why ``request`` must not be sent, or ``None`` when nothing in it looks secret."""
         for name, text in request.fields():
-            found = next(self._findings(text), None)
+            found = next(self.findings(text), None)
             if found is not None:
                 return f"its {name} looks like it holds {found}"
         return None
 
-    def _findings(self, text: str) -> Iterator[str]:
+    def findings(self, text: str) -> Iterator[str]:
+        """What ``text`` looks like it holds, each kind once, the maintained detector first."""
         kinds = self._detect_secrets(text)
         if kinds:
             yield f"a secret (detect-secrets: {', '.join(kinds)})"

@@ -9,6 +9,7 @@ Written deterministically (sorted ids), atomically and under the file's lock.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -61,9 +62,16 @@ def read_drafts(path: Path, *, root: Path, display: str) -> dict[str, Draft]:
             f"cannot read the drafts file: {error.strerror or error}", path=display
         ) from None
     try:
-        data = YAML(typ="safe", pure=True).load(raw.decode("utf-8"))
+        text = raw.decode("utf-8")
     except UnicodeDecodeError:
         raise DraftsError("the drafts file is not UTF-8 text", path=display) from None
+    return parse_drafts(text, display=display)
+
+
+def parse_drafts(text: str, *, display: str) -> dict[str, Draft]:
+    """The drafts in a drafts file's text, or a :class:`DraftsError`."""
+    try:
+        data = YAML(typ="safe", pure=True).load(text)
     except YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         line = mark.line + 1 if mark is not None else None
@@ -120,9 +128,14 @@ def write_drafts(path: Path, drafts: Mapping[str, Draft], *, root: Path, display
         ) from None
 
 
+#: What JSON leaves raw but YAML refuses or reads as a line break (NEL, U+2028, U+2029).
+_NOT_YAML_PRINTABLE = re.compile("[\x7f-\x9f\u2028\u2029\ufffe\uffff]")
+
+
 def _quoted(text: str) -> str:
     """A double-quoted scalar (JSON's escapes are valid YAML), whatever the text holds."""
-    return json.dumps(text, ensure_ascii=False)
+    quoted = json.dumps(text, ensure_ascii=False)
+    return _NOT_YAML_PRINTABLE.sub(lambda match: f"\\u{ord(match.group()):04x}", quoted)
 
 
 def _block(text: str) -> str:

@@ -61,8 +61,8 @@ def runbook_status(result: GateResult, config: Config) -> Check | None:
             display,
             1,
             skipped=(
-                f"the runbook is not rendered while {count} check{'s' if count != 1 else ''} "
-                "fail; each is reported on its own"
+                f"the runbook is not rendered while {count} "
+                f"{'checks fail' if count != 1 else 'check fails'}; each is reported on its own"
             ),
         )
     expected = render_runbook(result, config)
