@@ -142,11 +142,14 @@ def _draft_jobs(
                 write_drafts(
                     config.drafts_path, {**current, **made}, root=config.root, display=display
                 )
-    target = f"wrote {len(made)} to {display}" if made else "nothing written"
-    say(
-        f"jobledger draft: {len(rows)} unsigned purposes: {len(made)} drafted, {kept} kept, "
-        f"{skipped} skipped, {failed} failed; {target}"
-    )
+    noun = "purpose" if len(rows) == 1 else "purposes"
+    if args.dry_run:
+        done = f"{len(rows) - kept - skipped} would be sent, {kept} kept, {skipped} skipped"
+        target = "nothing was run or written (dry run)"
+    else:
+        done = f"{len(made)} drafted, {kept} kept, {skipped} skipped, {failed} failed"
+        target = f"wrote {len(made)} to {display}" if made else "nothing written"
+    say(f"jobledger draft: {len(rows)} unsigned {noun}: {done}; {target}")
     return 1 if failed else 0
 
 

@@ -110,11 +110,11 @@ def refused(result: GateResult, config: Config) -> bool:
     findings = [check.finding for check in blocking if check.finding is not None]
     ids = {row.job.id for row in result.jobs}
     cells = sum(1 for check in blocking if check.job in ids)
-    count = len(blocking)
+    others = len(blocking) - cells
     say(
-        f"jobledger: the runbook was not written: {count} check{'s' if count != 1 else ''} "
-        f"{'fail' if count != 1 else 'fails'} ({cells} of them policy cells of jobs); "
-        "unsigned work never ships in a page"
+        f"jobledger: the runbook was not written: {cells} policy cell{'s' if cells != 1 else ''} "
+        f"and {others} other check{'s' if others != 1 else ''} fail; unsigned work never ships "
+        "in a page"
     )
     for finding in findings[:SHOWN]:
         say(format_finding(finding))

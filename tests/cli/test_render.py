@@ -55,7 +55,7 @@ def test_refuses_to_publish_unsigned_work(
     assert out == ""
     lines = err.splitlines()
     assert lines[0] == (
-        "jobledger: the runbook was not written: 8 checks fail (8 of them policy cells of jobs); "
+        "jobledger: the runbook was not written: 8 policy cells and 0 other checks fail; "
         "unsigned work never ships in a page"
     )
     assert lines[1].startswith(

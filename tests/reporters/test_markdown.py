@@ -24,7 +24,7 @@ HOSTILE = st.lists(
     st.sampled_from([*_PIECES, "script", "javascript:", "<img ", "a", "www.", "http"]), max_size=40
 ).map("".join)
 PROPERTY = settings(
-    max_examples=150, derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+    max_examples=100, derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
 
 EXAMPLES = [
