@@ -108,6 +108,12 @@ def gate_config(config: pytest.Config) -> Config:
     return config.stash[_STATE].config
 
 
+def gate_result(config: pytest.Config) -> GateResult:
+    """The gate's result for this session (every item's check and the joined jobs), for
+    presenters; evaluated once (KeyError when the gate is off)."""
+    return config.stash[_STATE].result()
+
+
 def gate_enabled(config: pytest.Config) -> bool:
     """Whether ``--jobledger`` (or its ini switch) asked for the ledger items."""
     option = config.getoption("jobledger", default=None)

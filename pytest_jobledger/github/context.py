@@ -94,18 +94,11 @@ def changed_files(context: GitHubContext, cwd: Path) -> frozenset[Path]:
     against ``HEAD``; a push uses the payload's per-commit file lists. A shallow clone that lacks
     the base, a missing git or a foreign payload give an empty set: the order is then by file.
     """
-    top = _git(["rev-parse", "--show-toplevel"], cwd)
-    base_dir = Path(top[0]) if top else (context.workspace or cwd)
+    base_dir = _top(context, cwd)
     event = _event(context.event_path)
     names: list[str] = []
     if isinstance(event.get("pull_request"), dict):
-        refs: list[str] = []
-        sha = _get(event, "pull_request", "base", "sha")
-        if isinstance(sha, str) and re.fullmatch(r"[0-9a-fA-F]{7,64}", sha):
-            refs.append(sha)
-        if context.base_ref:
-            refs.append(f"origin/{context.base_ref}")
-        for ref in refs:
+        for ref in _base_refs(event, context):
             found = _git(["diff", "--name-only", "-z", f"{ref}...HEAD", "--"], base_dir)
             if found is not None:
                 names = found
@@ -118,6 +111,44 @@ def changed_files(context: GitHubContext, cwd: Path) -> frozenset[Path]:
                 if isinstance(files, list):
                     names.extend(name for name in files if isinstance(name, str))
     return frozenset((base_dir / name).resolve() for name in names)
+
+
+def _top(context: GitHubContext, cwd: Path) -> Path:
+    top = _git(["rev-parse", "--show-toplevel"], cwd)
+    return Path(top[0]) if top else (context.workspace or cwd)
+
+
+def _base_refs(event: Mapping[str, object], context: GitHubContext) -> list[str]:
+    """What a pull request is diffed against: its base commit, else ``origin/<base ref>``."""
+    refs: list[str] = []
+    sha = _get(event, "pull_request", "base", "sha")
+    if isinstance(sha, str) and re.fullmatch(r"[0-9a-fA-F]{7,64}", sha):
+        refs.append(sha)
+    if context.base_ref:
+        refs.append(f"origin/{context.base_ref}")
+    return refs
+
+
+_HUNK = re.compile(r"^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@", re.MULTILINE)
+
+
+def changed_lines(context: GitHubContext, path: Path) -> frozenset[int] | None:
+    """The lines of ``path`` a pull request added or changed (a deletion marks the lines around
+    it), or ``None`` when that cannot be told offline (not a pull request, no base commit)."""
+    event = _event(context.event_path)
+    if not isinstance(event.get("pull_request"), dict):
+        return None
+    base_dir = _top(context, path.parent)
+    for ref in _base_refs(event, context):
+        found = _git(["diff", "-U0", "--no-color", f"{ref}...HEAD", "--", str(path)], base_dir)
+        if found is None:
+            continue
+        lines: set[int] = set()
+        for match in _HUNK.finditer("\n".join(found)):
+            start, count = int(match.group(1)), int(match.group(2) or "1")
+            lines.update(range(start, start + count) if count else (start, start + 1))
+        return frozenset(lines)
+    return None
 
 
 def write_outputs(path: Path, values: Mapping[str, str | int]) -> None:

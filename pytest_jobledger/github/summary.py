@@ -119,8 +119,12 @@ def append_summary(
     locate: Callable[[Finding], str] | None = None,
     see: str = "the pytest output or `jobledger check`",
     incomplete: str | None = None,
+    extra: Callable[[int], str] | None = None,
 ) -> None:
-    """Append the summary to ``$GITHUB_STEP_SUMMARY``, within what the step has left of 1 MiB."""
+    """Append the summary to ``$GITHUB_STEP_SUMMARY``, within what the step has left of 1 MiB.
+
+    ``extra`` renders a further section within the bytes the summary left (the runbook's rows).
+    """
     try:
         existing = path.stat().st_size
     except OSError:
@@ -131,5 +135,7 @@ def append_summary(
     text = render_summary(
         findings, locate=locate, limit_bytes=budget, see=see, incomplete=incomplete
     )
+    if extra is not None:
+        text += extra(budget - len(text.encode("utf-8")))
     with path.open("a", encoding="utf-8") as handle:
         handle.write(text)

@@ -122,27 +122,38 @@ def _index(book: Runbook) -> list[str]:
         groups.setdefault(job.group, []).append(job)
     for group in sorted(groups, key=lambda name: (name is None, name or "")):
         heading = f"{title} {code(group, in_table=False)}" if group is not None else missing
-        rows = [
-            "| job | queue | retries | soft / hard time limit | idempotent | paging owner "
-            "| runtime class |",
-            "| --- | --- | --- | --- | --- | --- | --- |",
-        ]
-        for job in groups[group]:
-            values = {value.field: value for value in job.ledger}
-            limits = (
-                f"{_value(values['soft_time_limit_s'], short=True)} / "
-                f"{_value(values['time_limit_s'], short=True)}"
-            )
-            cells = [
-                f"[{code(job.id)}](#{job.anchor})",
-                _value(values["queue"], short=True),
-                _value(values["max_retries"], short=True),
-                limits,
-                *(_cell_value(job.cell(name)) for name in INDEX_CELLS),
-            ]
-            rows.append("| " + " | ".join(cells) + " |")
-        blocks += [f"### {heading}", "\n".join(rows)]
+        blocks += [f"### {heading}", index_table(groups[group])]
     return blocks
+
+
+def index_table(jobs: Sequence[JobPage], *, links: bool = True) -> str:
+    """The index's table for ``jobs``: each job links to its section (``links``) and shows the
+    numbers that page an operator first, and the signed cells or their markers."""
+    rows = [
+        "| job | queue | retries | soft / hard time limit | idempotent | paging owner "
+        "| runtime class |",
+        "| --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    for job in jobs:
+        rows.append(index_row(job, links=links))
+    return "\n".join(rows)
+
+
+def index_row(job: JobPage, *, links: bool = True) -> str:
+    """One job's row of :func:`index_table`."""
+    values = {value.field: value for value in job.ledger}
+    limits = (
+        f"{_value(values['soft_time_limit_s'], short=True)} / "
+        f"{_value(values['time_limit_s'], short=True)}"
+    )
+    cells = [
+        f"[{code(job.id)}](#{job.anchor})" if links else code(job.id),
+        _value(values["queue"], short=True),
+        _value(values["max_retries"], short=True),
+        limits,
+        *(_cell_value(job.cell(name)) for name in INDEX_CELLS),
+    ]
+    return "| " + " | ".join(cells) + " |"
 
 
 def _section(job: JobPage, preview: bool) -> Iterator[str]:
