@@ -155,6 +155,12 @@ def test_check_command_reports_a_stale_runbook(
 
 def test_pytest_reports_the_same_runbook_item(pytester: pytest.Pytester, signed: Path) -> None:
     shutil.copytree(signed, pytester.path, dirs_exist_ok=True)
+    collected = pytester.runpytest_inprocess("--jobledger", "--collect-only", "-q").outlines
+    assert collected[:3] == [
+        f"{OVERLAY}::jobledger-status::overlay-valid",
+        f"{OVERLAY}::jobledger-status::ledger-fresh",
+        f"{OVERLAY}::jobledger-status::runbook-fresh",
+    ]
     result = pytester.runpytest_inprocess("-p", "no:cacheprovider", "--jobledger", "-rA", "-q")
     result.assert_outcomes(passed=12, failed=1)
     assert f"FAILED {OVERLAY}::jobledger-status::runbook-fresh" in result.stdout.str()

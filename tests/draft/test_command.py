@@ -228,3 +228,21 @@ def test_the_gate_never_reads_drafts(project: Path, tmp_path: Path) -> None:
     assert evaluate(config).checks == before  # drafted or not, the same cells fail
     (project / DRAFTS).write_text("this is not yaml: [", encoding="utf-8")
     assert evaluate(config).checks == before
+
+
+def test_hostile_ids_stay_on_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = tmp_path / "hostile"
+    shutil.copytree(REPO / "tests" / "cases" / "runbook" / "hostile", root)
+    overlay = root / "overlays" / "job_policy.yaml"
+    overlay.write_text(overlay.read_text("utf-8").replace("purpose_accepted", "runtime_note"))
+    tasks = root / "ops" / "tasks.py"
+    tasks.write_text(tasks.read_text("utf-8").replace('"ctl', '"\\n::error::forged ctl'))
+    assert (
+        main(["draft", "--root", str(root), "--command", fake(tmp_path, "echo"), "--dry-run"]) == 0
+    )
+    out, err = capsys.readouterr()
+    for line in [*out.splitlines(), *err.splitlines()]:
+        assert not line.startswith("::")
+        assert "\x1b" not in line
+        assert "\u202e" not in line
+    assert len(out.splitlines()) == 3
