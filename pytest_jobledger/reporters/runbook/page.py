@@ -198,6 +198,8 @@ def _purpose(job: JobPage) -> Iterator[str]:
         yield paragraphs(cell.value, quote=True)
     elif cell is not None:
         yield f"**Accepted purpose:** {MARKERS[cell.state]} ({code(cell.location)})."
+    else:  # not a required cell here, and nobody wrote one
+        yield f"**Accepted purpose:** {MARKERS[OPTIONAL]}."
     if job.draft is not None:
         freshness = (
             "stale: the docstring changed since it was drafted"
