@@ -1,68 +1,177 @@
-"""What the composite action runs in its private venv: ``python -m pytest_jobledger.github.action``.
+"""What the composite action runs: ``python -I -m pytest_jobledger.github.action`` in its venv.
 
 The action's inputs arrive as environment variables (never pasted into a shell script), and
-``pytest-args`` is split here with shell quoting rules but never handed to a shell. The gate runs
-on the overlay file alone (no test module of the project is imported), without the project's
-``conftest.py`` files and ``addopts``: those may need packages that the private venv does not
-have, and the ledger items need none of them.
+``pytest-args`` is split here with shell quoting rules but never handed to a shell.
+
+The pull request's files are data, never code. The gate needs nothing from the project but its
+``[tool.jobledger]`` table, the overlay and the sources it parses, so the child pytest is started
+where no repository file can reach it:
+
+- ``python -I``: the current folder, ``PYTHONPATH`` and the user site are not on ``sys.path``;
+- its current folder is a fresh empty folder of ours, and its environment has no ``PYTHON*``
+  variable but ``PYTHONSAFEPATH`` and ``PYTHONNOUSERSITE``, so pytest-xdist's workers (which
+  execnet starts without ``-I``) are isolated the same way;
+- ``-c`` names an ini file of ours: no ``pytest.ini``, ``tox.ini``, ``setup.cfg`` or
+  ``pyproject.toml`` of the project is read (no ``pythonpath``, ``python_files``, ``addopts``,
+  ``required_plugins``); ``--rootdir`` keeps the node ids
+  ``overlays/job_policy.yaml::<job>::<cell>``;
+- ``--noconftest``, and pytest collects only that empty folder (the gate adds its items whatever
+  was collected), so no module of the project is imported, whatever the overlay is called;
+- no plugin autoloads: the gate's two plugins and pytest-xdist's are named with ``-p``.
+  ``PYTEST_ADDOPTS`` and ``PYTEST_PLUGINS`` are left out too: they are the job's settings for the
+  project's own tests, and ``pytest-args`` is the action's one way to pass pytest options.
 """
 
 from __future__ import annotations
 
+import importlib.metadata
+import importlib.util
 import os
 import shlex
 import subprocess
 import sys
 import tempfile
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
-from ..config import load_config
-from ..errors import JobledgerError
+from ..config import find_pyproject
+
+#: The gate's own plugins (the ``pytest11`` entry points of pytest-jobledger).
+PLUGINS: tuple[str, ...] = ("pytest_jobledger.plugin", "pytest_jobledger.github.plugin")
 
 BASE_ARGS: tuple[str, ...] = (
     "--jobledger",
     "-m",
     "jobledger",
     "--noconftest",
-    "-o",
-    "addopts=",
     "-p",
     "no:cacheprovider",
 )
 
+#: The ini file the child reads instead of the project's.
+INI_TEXT = (
+    "# Written by pytest-jobledger's action: no configuration of the project is read.\n[pytest]\n"
+)
 
-def pytest_arguments(environ: Mapping[str, str], cwd: Path) -> list[str]:
-    """The pytest command line for the action's inputs (``ValueError`` on unbalanced quotes)."""
-    args = list(BASE_ARGS)
+#: Environment the child (and pytest-xdist's workers) get on top of the filtered job environment.
+ISOLATED_ENV: Mapping[str, str] = {
+    "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1",
+    "PYTHONSAFEPATH": "1",  # 3.11+: no script folder or current folder on a worker's sys.path
+    "PYTHONNOUSERSITE": "1",
+}
+DROPPED_ENV: tuple[str, ...] = ("PYTEST_ADDOPTS", "PYTEST_PLUGINS")
+
+
+@dataclass(frozen=True)
+class Child:
+    """The child pytest process: its command line, environment and current folder."""
+
+    argv: list[str]
+    env: dict[str, str]
+    cwd: Path
+
+    @property
+    def pytest_args(self) -> list[str]:
+        """The arguments after ``python -I -m pytest``."""
+        return self.argv[4:]
+
+
+def xdist_plugins() -> tuple[str, ...]:
+    """pytest-xdist's plugin modules as its distribution declares them, when it is installed."""
+    if importlib.util.find_spec("xdist") is None:
+        return ()
+    try:
+        points = importlib.metadata.distribution("pytest-xdist").entry_points
+    except importlib.metadata.PackageNotFoundError:
+        return ()
+    return tuple(point.value for point in points if point.group == "pytest11")
+
+
+def project_root(project: Path) -> Path:
+    """The gate's root for a working directory: the nearest ``pyproject.toml``'s folder, as for
+    ``jobledger check`` (the child cannot find it from its own current folder)."""
+    project = project.resolve()
+    pyproject = find_pyproject(project)
+    return pyproject.parent if pyproject is not None else project
+
+
+def child_environment(environ: Mapping[str, str]) -> dict[str, str]:
+    env = {
+        name: value
+        for name, value in environ.items()
+        if not name.upper().startswith("PYTHON") and name.upper() not in DROPPED_ENV
+    }
+    env.update(ISOLATED_ENV)
+    return env
+
+
+def pytest_arguments(
+    environ: Mapping[str, str],
+    project: Path,
+    scratch: Path,
+    plugins: Sequence[str] = PLUGINS,
+) -> list[str]:
+    """The pytest command line for the action's inputs (``ValueError`` on unbalanced quotes).
+
+    ``project`` is the working directory the action was given, ``scratch`` the child's own empty
+    folder (its current folder, with its ini file and the one path it collects).
+    """
+    project = project.resolve()
+    root = project_root(project)
+    args = [
+        "-c",
+        str(scratch / "pytest.ini"),
+        f"--rootdir={root}",
+        f"--jobledger-root={root}",
+        *BASE_ARGS,
+    ]
+    for plugin in plugins:
+        args += ["-p", plugin]
     sarif = environ.get("JOBLEDGER_SARIF_FILE", "")
     if sarif:
-        args += ["--jobledger-sarif", sarif]
-    user = shlex.split(environ.get("JOBLEDGER_PYTEST_ARGS", ""))
-    target: list[str] = []
-    try:
-        overlay = load_config(cwd=cwd).overlay_path
-    except JobledgerError:
-        overlay = None  # pytest will report the configuration error itself
-    if overlay is not None and overlay.is_file():
-        target = [os.path.relpath(overlay, cwd)]
-    else:
-        # No overlay yet: point pytest at an empty folder so it imports none of the project's
-        # tests; the gate adds its items (every job unsigned) whatever pytest was given.
-        target = [f"--rootdir={cwd}", tempfile.mkdtemp(prefix="jobledger-empty-")]
-    return [*args, *user, *target]
+        args += ["--jobledger-sarif", os.path.join(project, sarif)]
+    args += shlex.split(environ.get("JOBLEDGER_PYTEST_ARGS", ""))
+    return args
+
+
+def prepare(scratch: Path) -> Path:
+    """Write the child's ini file and make the empty folder it collects; return that folder."""
+    (scratch / "pytest.ini").write_text(INI_TEXT, encoding="utf-8")
+    empty = scratch / "collect"
+    empty.mkdir()
+    return empty
+
+
+def child_process(
+    environ: Mapping[str, str],
+    project: Path,
+    scratch: Path,
+    extra: Sequence[str] = (),
+) -> Child:
+    """The child pytest for ``project``, run from ``scratch`` (see :func:`prepare`)."""
+    args = pytest_arguments(environ, project, scratch, plugins=(*PLUGINS, *xdist_plugins()))
+    empty = scratch / "collect"
+    return Child(
+        argv=[sys.executable, "-I", "-m", "pytest", *args, *extra, str(empty)],
+        env=child_environment(environ),
+        cwd=scratch,
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    try:
-        args = pytest_arguments(os.environ, Path.cwd())
-    except ValueError as error:
-        print(f"jobledger: pytest-args: {error}", file=sys.stderr)
-        return 2
-    command = [sys.executable, "-m", "pytest", *args, *(argv or ())]
-    print("jobledger: pytest " + shlex.join(args), flush=True)
-    # A child process, not pytest.main(): pytest must import (and assertion-rewrite) the plugin.
-    return subprocess.run(command, check=False).returncode
+    project = Path.cwd()
+    with tempfile.TemporaryDirectory(prefix="jobledger-", ignore_cleanup_errors=True) as folder:
+        scratch = Path(folder).resolve()
+        try:
+            child = child_process(os.environ, project, scratch, argv or ())
+        except ValueError as error:
+            print(f"jobledger: pytest-args: {error}", file=sys.stderr)
+            return 2
+        prepare(scratch)
+        print("jobledger: pytest " + shlex.join(child.pytest_args), flush=True)
+        # A child process, not pytest.main(): pytest must import (and assertion-rewrite) the plugin.
+        return subprocess.run(child.argv, cwd=child.cwd, env=child.env, check=False).returncode
 
 
 if __name__ == "__main__":

