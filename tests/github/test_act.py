@@ -22,6 +22,8 @@ REPO = Path(__file__).parents[2]
 pytestmark = _act.needs_act
 
 OVERLAY = "services/shop/overlays/job_policy.yaml"
+SHOP = "services/shop"
+BILLING_TASKS = "src/acme_shop/billing/tasks.py"
 
 WORKFLOW = """\
 on: push
@@ -77,7 +79,10 @@ def run(tmp_path_factory: pytest.TempPathFactory) -> list[dict[str, Any]]:
     base = tmp_path_factory.mktemp("act")
     (base / "repo").mkdir()
     repo = make_repo(base / "repo", _act.wheelhouse(base))
-    events = _act.run(repo, base)
+    # A push that changed the billing tasks: the summary shows the runbook rows of their jobs.
+    event = base / "event.json"
+    event.write_text(json.dumps({"commits": [{"modified": [f"{SHOP}/{BILLING_TASKS}"]}]}))
+    events = _act.run(repo, base, ["-e", str(event)])
     assert not (base / "pwned").exists()
     return events
 
@@ -123,3 +128,23 @@ def test_the_outputs_reach_the_workflow(run: list[dict[str, Any]]) -> None:
     printed = [e["msg"] for e in run if e.get("raw_output") and "outputs:" in e.get("msg", "")]
     assert printed == ["outputs: failing=3 unsigned=0 orphans=2\n"]
     assert any(e.get("raw_output") and e.get("msg") == "sarif ok\n" for e in run)
+
+
+def test_the_summary_shows_the_runbook_rows_of_the_changed_jobs(run: list[dict[str, Any]]) -> None:
+    summaries = [e["content"] for e in step_events(run, "gate") if e.get("command") == "summary"]
+    summary = summaries[-1]
+    assert "### Runbook: the jobs this pull request changed" in summary
+    assert "> **Preview:** 3 checks of the gate fail" in summary
+    rows = [line for line in summary.splitlines() if line.startswith("| `acme_shop.")]
+    assert [row.split(" | ")[0] for row in rows] == [
+        "| `acme_shop.billing.tasks.ReconcileSettlements`",
+        "| `acme_shop.billing.tasks.capture_invoice`",
+        "| `acme_shop.billing.tasks.refund_payment`",
+        "| `acme_shop.billing.tasks.void_authorization`",
+    ]
+    capture = next(row for row in rows if "capture_invoice" in row)
+    assert capture.startswith(
+        "| `acme_shop.billing.tasks.capture_invoice` | `billing` | 5 | 120 s / no limit (Celery "
+        "default) | no | billing-oncall | synchronous-short |"
+    )
+    assert "notifications" not in "\n".join(rows)
