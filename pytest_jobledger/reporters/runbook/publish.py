@@ -18,7 +18,8 @@ from ...findings import STATUS_JOB, Check, Finding, GateResult, Kind
 from ...ledger.diff import first_difference
 from ...paths import read_regular
 from . import page
-from .model import DraftNote, build_runbook
+from .build import build_runbook
+from .model import DraftNote
 
 RUNBOOK_STATUS = "runbook-fresh"
 FORMATS: tuple[str, ...] = ("markdown", "json")
