@@ -7,13 +7,15 @@ Data flows one way, one folder per stage:
 - ``overlay/``: the human lane, read side: the overlay's records and every located refusal;
 - ``gate/``: the pure join of ledger and overlay, and the I/O shell with the status items;
 - ``findings``: the contract every presenter reads (kinds, findings, checks, the gate's result);
-- ``reporters/``: findings -> text, JSON, SARIF or GitHub commands for ``jobledger check``;
+- ``reporters/``: findings -> text, JSON, SARIF or GitHub commands for ``jobledger check``, and
+  ``reporters/runbook/``: the gate's result -> the runbook (Markdown or its JSON model);
 - ``github/``: the GitHub Actions face (annotations, summary, the pytest plugin, the action);
 - ``plugin``: ``pytest --jobledger``, one pytest item per policy cell;
 - ``cli/``: the ``jobledger`` command, one module per subcommand;
 - ``stub/``: beside the chain, edits overlay text and never signs a cell;
 - ``verdict/``: may an operator retry, requeue or replay a job? approved, blocked or needs-review;
 - ``audit/``: the verdicts' append-only trail, chained by sha256 (it leans only on the core).
+- ``draft/``: beside the chain, runs a person's draft command (``jobledger draft`` only).
 
 Shared by all: ``config`` (``[tool.jobledger]``), ``errors`` (located user errors), ``atomic``
 (durable writes) and ``text`` (one line, clipped, "did you mean").

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -66,6 +67,13 @@ MAX_CONFIG_BYTES = 1024 * 1024
 #: a job's overlay entry signs no ``bulk_retry_limit`` of its own.
 DEFAULT_AUDIT_LOG = ".jobledger/audit.ndjson"
 DEFAULT_BULK_RETRY_LIMIT = 100
+# -- the runbook and the draft lane (issue 9) ---------------------------------------------------
+#: Where ``jobledger render`` writes the runbook when ``runbook`` is not configured.
+DEFAULT_RUNBOOK = "docs/jobs.md"
+#: How the runbook's index is grouped.
+RUNBOOK_GROUPS: tuple[str, ...] = ("queue", "module", "owner", "framework")
+#: Where ``jobledger draft`` keeps its unverified drafts (never read by the gate).
+DEFAULT_DRAFTS = "overlays/purpose_drafts.yaml"
 
 
 @dataclass(frozen=True)
@@ -119,6 +127,23 @@ class Config:
 
     audit_log: str = DEFAULT_AUDIT_LOG
     bulk_retry_limit: int = DEFAULT_BULK_RETRY_LIMIT
+    #: ``[project] name`` of the configuration file, for the runbook's title.
+    project: str | None = None
+    #: The configured runbook; ``None`` when not configured (then there is no runbook-fresh
+    #: status item, and ``jobledger render`` writes :data:`DEFAULT_RUNBOOK`).
+    runbook: str | None = None
+    runbook_group_by: str = "queue"
+    drafts: str = DEFAULT_DRAFTS
+    #: The draft command as configured (split like a shell would when it is run, never by one).
+    draft_command: str | None = None
+
+    @property
+    def runbook_path(self) -> Path:
+        return self.root / (self.runbook or DEFAULT_RUNBOOK)
+
+    @property
+    def drafts_path(self) -> Path:
+        return self.root / self.drafts
 
     @property
     def ledger_path(self) -> Path:
@@ -167,6 +192,10 @@ _TOP_KEYS = {
     "schema",
     "audit_log",
     "bulk_retry_limit",
+    "runbook",
+    "runbook_group_by",
+    "drafts",
+    "draft_command",
 }
 REVIEW_ON_CHANGE: tuple[str, ...] = ("warn", "fail", "off")
 _CELL_KEYS = {"allowed", "description"}
@@ -207,13 +236,15 @@ def load_config(
             config_file = find_pyproject(cwd)
         root = config_file.parent if config_file is not None else cwd
     table: Mapping[str, Any] = {}
+    project: str | None = None
     if config_file is not None:
         # A file given with --config is the operator's choice; a found one belongs to the tree.
-        table = _read_table(config_file, None if explicit else root)
-    return config_from_table(table, root=root, source=config_file)
+        table, project = _read_table(config_file, None if explicit else root)
+    return config_from_table(table, root=root, source=config_file, project=project)
 
 
-def _read_table(path: Path, root: Path | None) -> Mapping[str, Any]:
+def _read_table(path: Path, root: Path | None) -> tuple[Mapping[str, Any], str | None]:
+    """The ``[tool.jobledger]`` table and ``[project] name`` (the runbook's title) of ``path``."""
     try:
         raw = read_regular(path, root=root, limit=MAX_CONFIG_BYTES)
         data = tomllib.loads(raw.decode("utf-8"))
@@ -229,7 +260,9 @@ def _read_table(path: Path, root: Path | None) -> Mapping[str, Any]:
     table = tool.get("jobledger", {}) if isinstance(tool, dict) else {}
     if not isinstance(table, dict):
         raise ConfigError("[tool.jobledger] must be a table", path=str(path))
-    return table
+    project = data.get("project")
+    name = project.get("name") if isinstance(project, dict) else None
+    return table, name if isinstance(name, str) and name.strip() else None
 
 
 def _toml_error_line(message: str) -> int | None:
@@ -238,7 +271,11 @@ def _toml_error_line(message: str) -> int | None:
 
 
 def config_from_table(
-    table: Mapping[str, Any], *, root: Path, source: Path | None = None
+    table: Mapping[str, Any],
+    *,
+    root: Path,
+    source: Path | None = None,
+    project: str | None = None,
 ) -> Config:
     """Validate a ``[tool.jobledger]`` table; every error names the offending key."""
     where = str(source) if source is not None else None
@@ -314,6 +351,11 @@ def config_from_table(
         schema=inside("schema", string("schema", Config.schema)),
         audit_log=inside("audit_log", string("audit_log", Config.audit_log)),
         bulk_retry_limit=_whole_number(table, "bulk_retry_limit", DEFAULT_BULK_RETRY_LIMIT, fail),
+        project=project,
+        runbook=inside("runbook", string("runbook", "")) if "runbook" in table else None,
+        runbook_group_by=string("runbook_group_by", Config.runbook_group_by, RUNBOOK_GROUPS),
+        drafts=inside("drafts", string("drafts", DEFAULT_DRAFTS)),
+        draft_command=_draft_command(table, fail),
     )
 
 
@@ -358,6 +400,23 @@ def _whole_number(table: Mapping[str, Any], key: str, default: int, fail: Any) -
     value = table.get(key, default)
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
         raise fail(key, "must be a whole number (0 or more), e.g. 100")
+    return value
+
+
+def _draft_command(table: Mapping[str, Any], fail: Any) -> str | None:
+    """``draft_command``: text a shell would split into a program and its arguments (it is split
+    the same way when run, never by a shell)."""
+    if "draft_command" not in table:
+        return None
+    value = table["draft_command"]
+    if not isinstance(value, str):
+        raise fail("draft_command", 'must be a string, e.g. "my-model-cli --max-words 60"')
+    try:
+        words = shlex.split(value)
+    except ValueError as error:
+        raise fail("draft_command", f"cannot be split like a shell would: {error}") from None
+    if not words:
+        raise fail("draft_command", "must name a program")
     return value
 
 

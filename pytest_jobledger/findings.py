@@ -25,6 +25,10 @@ FINDING_PROPERTY = "jobledger_finding"
 #: The key the base status item carries: ``ChangeReport.to_json()``, or ``{"unavailable": why}``.
 CHANGES_PROPERTY = "jobledger_changes"
 
+#: The job part of every session-level status item (``jobledger-status::<name>``), whichever
+#: stage builds it: the gate's own two, and the runbook's freshness.
+STATUS_JOB = "jobledger-status"
+
 
 class Kind(str, enum.Enum):
     """Why a cell fails. The value is the stable name used in JSON output, titles and SARIF.
@@ -152,6 +156,14 @@ class Kind(str, enum.Enum):
         "Cells that are not whole numbers",
     )
 
+    # -- the runbook --
+    RUNBOOK_STALE = (
+        "runbook-stale",
+        "The committed runbook differs from a fresh render of the ledger and the overlay.",
+        "Run `jobledger render` and commit the result.",
+        "Committed runbook is stale",
+    )
+
 
 class Level(str, enum.Enum):
     """How much a finding weighs: only an error fails the gate.
@@ -269,6 +281,20 @@ class JoinedJob:
 
 
 @dataclass(frozen=True)
+class Inputs:
+    """What one gate run read, by SHA-256, so a page rendered from it can name its sources.
+
+    ``ledger`` is the digest of the fresh ledger's canonical text (``Ledger.dumps()``, UTF-8):
+    the committed file's bytes whenever the ledger-fresh item passes. ``overlay`` is the digest
+    of the overlay file's bytes as the gate read them; ``None`` when there is no file or it
+    could not be read.
+    """
+
+    ledger: str
+    overlay: str | None = None
+
+
+@dataclass(frozen=True)
 class GateResult:
     """Every check of one gate run, status checks first, in a stable order, and the joined jobs."""
 
@@ -276,6 +302,7 @@ class GateResult:
     jobs: tuple[JoinedJob, ...] = ()
     changes: ChangeReport | None = None
     """What changed since the base, when one was given and could be read."""
+    inputs: Inputs | None = None
 
     @property
     def findings(self) -> list[Finding]:

@@ -9,7 +9,9 @@ deterministic, so every pytest-xdist worker collects the same items.
 Node ids are ``<overlay path relative to rootdir>::<job>::<cell>``; see
 :mod:`pytest_jobledger.gate.join` for the names of items that are not cells, and
 :mod:`pytest_jobledger.gate.status` for the two status items
-(``jobledger-status::overlay-valid`` and ``jobledger-status::ledger-fresh``).
+(``jobledger-status::overlay-valid`` and ``jobledger-status::ledger-fresh``), plus
+``jobledger-status::runbook-fresh`` when ``runbook`` is configured
+(:mod:`pytest_jobledger.reporters.runbook.publish`).
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from .gate import evaluate
 from .gate.review import BASE_STATUS
 from .gate.status import STATUS_JOB
 from .gate.today import resolve_today
+from .reporters.runbook import with_runbook_status
 from .text import one_line
 
 MARKER = "jobledger"
@@ -48,7 +51,10 @@ class _State:
 
     def result(self) -> GateResult:
         if self._result is None:
-            self._result = evaluate(self.config, base=self.base, today=self.today)
+            # The same items as `jobledger check`: the gate's, and the runbook's freshness.
+            self._result = with_runbook_status(
+                evaluate(self.config, base=self.base, today=self.today), self.config
+            )
         return self._result
 
 
@@ -127,6 +133,12 @@ def pytest_configure(config: pytest.Config) -> None:
 def gate_config(config: pytest.Config) -> Config:
     """The gate's configuration for this session, for presenters (KeyError when the gate is off)."""
     return config.stash[_STATE].config
+
+
+def gate_result(config: pytest.Config) -> GateResult:
+    """The gate's result for this session (every item's check and the joined jobs), for
+    presenters; evaluated once (KeyError when the gate is off)."""
+    return config.stash[_STATE].result()
 
 
 def gate_enabled(config: pytest.Config) -> bool:

@@ -2,8 +2,9 @@
 the directions a stage may never take.
 
 source -> extract/ -> ledger/ -> gate/ (with overlay/) -> findings -> presenters (plugin,
-reporters/, github/, cli/); stub/ sits beside the chain and only writes overlay text; verdict/
-reads the gate's joined rows and decides; audit/ is the trail and leans on nothing but the core.
+reporters/, github/, cli/); stub/ sits beside the chain and only writes overlay text, and draft/
+beside it runs a person's draft command, reached only from cli/; verdict/ reads the gate's joined
+rows and decides; audit/ is the trail and leans on nothing but the core.
 """
 
 from __future__ import annotations
@@ -42,6 +43,17 @@ FORBIDDEN: dict[str, frozenset[str]] = {
     "paths": frozenset({"*"}),
     "git": frozenset({"*"}),
 }
+# The draft lane runs a person's command: it reads the ledger's records and nothing that judges
+# or presents; nothing that judges or presents (the gate, the plugin, the Action, reporters) may
+# reach it. Only `jobledger draft` and `jobledger render --preview` (cli/) do.
+FORBIDDEN["draft"] = frozenset(
+    {"extract", "overlay", "gate", "stub", "github", "reporters", "cli", "plugin", "pytest"}
+)
+FORBIDDEN["plugin"] = frozenset({"draft"})
+for _room in ("extract", "ledger", "overlay", "gate", "reporters", "github", "stub", "findings"):
+    FORBIDDEN[_room] = FORBIDDEN[_room] | {"draft"}
+FORBIDDEN["config"] = FORBIDDEN["config"] | {"draft"}
+
 #: What the innermost modules may import of the package at all (``"*"`` above).
 LEAVES = frozenset({"errors", "atomic", "text", "paths", "git"})
 

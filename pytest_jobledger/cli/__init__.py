@@ -18,7 +18,7 @@ from types import ModuleType
 from .. import __version__
 from ..errors import JobledgerError
 from ..text import one_line
-from . import audit, check, diff, extract, listing, schema, show, stub, verdict
+from . import audit, check, diff, draft, extract, listing, render, schema, show, stub, verdict
 
 COMMANDS: tuple[ModuleType, ...] = (
     extract,
@@ -26,6 +26,8 @@ COMMANDS: tuple[ModuleType, ...] = (
     stub,
     schema,
     diff,
+    render,
+    draft,
     listing,
     show,
     verdict,

@@ -9,6 +9,7 @@ from .. import reporters
 from ..gate import evaluate
 from ..gate.status import STATUS_JOB
 from ..gate.today import resolve_today
+from ..reporters.runbook import with_runbook_status
 from ..text import one_line
 from .common import config_from_args
 
@@ -42,7 +43,9 @@ def add_gate_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     config = config_from_args(args)
-    result = evaluate(config, base=args.base, today=resolve_today(args.today))
+    result = with_runbook_status(
+        evaluate(config, base=args.base, today=resolve_today(args.today)), config
+    )
     for check in result.checks:
         if check.job == STATUS_JOB and check.skipped is not None:
             print(one_line(f"jobledger: {check.skipped}"), file=sys.stderr)

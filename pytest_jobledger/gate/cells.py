@@ -13,7 +13,7 @@ from typing import Any
 from ..config import Config
 from ..findings import Check, Finding, Kind
 from ..ledger.model import LEDGER_KEYS, Job
-from ..overlay.cells import CellKind, spec_for
+from ..overlay.cells import DRAFT_KEYS, CellKind, spec_for
 from ..overlay.model import Cell, Entry, Overlay
 from ..overlay.roster import Roster
 from ..overlay.values import describe_value
@@ -215,7 +215,19 @@ class CellRules:
                 if not self._blocked(cell.value):
                     yield self._judge(job, cell)
                 continue
-            if cell.key in LEDGER_KEYS:
+            if cell.key in DRAFT_KEYS:
+                yield self._fail(
+                    Kind.LANE_MIXING,
+                    job.id,
+                    cell.key,
+                    self.path,
+                    cell.key_line,
+                    f"Job {job.id}: {cell.key!r} at {self.path}:{cell.key_line} is an unverified "
+                    "draft; drafts live in their own file (`jobledger draft`) and are never a "
+                    "signature. Delete the line here; to accept the text, its owner reviews it "
+                    "and writes it as `purpose_accepted`.",
+                )
+            elif cell.key in LEDGER_KEYS:
                 yield self._fail(
                     Kind.LANE_MIXING,
                     job.id,

@@ -8,12 +8,13 @@ checks: the status items first, then the join's.
 from __future__ import annotations
 
 import datetime
+import hashlib
 
 from .. import git
 from ..config import Config
 from ..errors import OverlayError
 from ..extract import extract_ledger
-from ..findings import Check, GateResult
+from ..findings import Check, GateResult, Inputs
 from ..ledger.model import Ledger
 from ..ledger.store import committed_text
 from ..overlay.model import Overlay
@@ -60,7 +61,11 @@ def evaluate(
             extra = review_checks(found, fresh, overlay, config)
             changes = build_report(found, fresh, overlay)
     joined = join(fresh, overlay, config, today=today, roster=roster, extra=extra)
-    return GateResult(tuple(status) + joined.checks, joined.jobs, changes)
+    inputs = Inputs(
+        ledger=hashlib.sha256(fresh.dumps().encode("utf-8")).hexdigest(),
+        overlay=overlay.sha256 if overlay is not None else None,
+    )
+    return GateResult(tuple(status) + joined.checks, joined.jobs, changes=changes, inputs=inputs)
 
 
 def _roster(config: Config, status: list[Check]) -> Roster | None:

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from ..config import Config
 from ..errors import OverlayError
-from ..findings import Check, Finding, Kind
+from ..findings import STATUS_JOB, Check, Finding, Kind
 from ..ledger.diff import first_difference, ledger_diff
 from ..ledger.model import Ledger
 
-STATUS_JOB = "jobledger-status"
+__all__ = ["LEDGER_STATUS", "OVERLAY_STATUS", "STATUS_JOB", "ledger_status", "overlay_status"]
+
 OVERLAY_STATUS = "overlay-valid"
 LEDGER_STATUS = "ledger-fresh"
 OWNERS_STATUS = "owners-valid"

@@ -87,8 +87,7 @@ def changed_files(context: GitHubContext, cwd: Path) -> frozenset[Path]:
     against ``HEAD``; a push uses the payload's per-commit file lists. A shallow clone that lacks
     the base, a missing git or a foreign payload give an empty set: the order is then by file.
     """
-    top = git.lines(["rev-parse", "--show-toplevel"], cwd)
-    base_dir = Path(top[0]) if top else (context.workspace or cwd)
+    base_dir = _top(context, cwd)
     event = _event(context.event_path)
     names: list[str] = []
     if isinstance(event.get("pull_request"), dict):
@@ -105,6 +104,46 @@ def changed_files(context: GitHubContext, cwd: Path) -> frozenset[Path]:
                 if isinstance(files, list):
                     names.extend(name for name in files if isinstance(name, str))
     return frozenset((base_dir / name).resolve() for name in names)
+
+
+def _top(context: GitHubContext, cwd: Path) -> Path:
+    top = git.lines(["rev-parse", "--show-toplevel"], cwd)
+    return Path(top[0]) if top else (context.workspace or cwd)
+
+
+_HUNK = re.compile(r"^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@", re.MULTILINE)
+
+
+def changed_lines(context: GitHubContext, path: Path) -> frozenset[int] | None:
+    """The lines of ``path`` a pull request added or changed (a deletion marks the lines around
+    it; an added blank line marks nothing), or ``None`` when that cannot be told offline (not a
+    pull request, no base commit)."""
+    event = _event(context.event_path)
+    if not isinstance(event.get("pull_request"), dict):
+        return None
+    base_dir = _top(context, path.parent)
+    for ref in base_refs(context, event):
+        found = git.lines(["diff", "-U0", "--no-color", f"{ref}...HEAD", "--", str(path)], base_dir)
+        if found is not None:
+            return _hunk_lines(found)
+    return None
+
+
+def _hunk_lines(diff: list[str]) -> frozenset[int]:
+    lines: set[int] = set()
+    number = 0
+    for text in diff:
+        header = _HUNK.match(text)
+        if header is not None:
+            number, count = int(header.group(1)), int(header.group(2) or "1")
+            if count == 0:  # only deletions: the lines around them changed
+                lines.update((number, number + 1))
+                number += 1
+        elif text.startswith("+") and not text.startswith("+++"):
+            if text[1:].strip():
+                lines.add(number)
+            number += 1
+    return frozenset(lines)
 
 
 def write_outputs(path: Path, values: Mapping[str, str | int]) -> None:

@@ -27,11 +27,13 @@ from typing import Any
 import pytest
 
 from ..atomic import atomic_write
+from ..errors import JobledgerError
 from ..findings import CHANGES_PROPERTY, FINDING_PROPERTY, ChangeReport, Finding
-from ..plugin import JobledgerWarning, gate_config, gate_enabled
+from ..plugin import JobledgerWarning, gate_config, gate_enabled, gate_result
 from ..reporters.sarif import dumps, sarif_log
 from .commands import annotation_lines, display_path
-from .context import GitHubContext, changed_files, write_outputs
+from .context import GitHubContext, changed_files, changed_lines, write_outputs
+from .runbook import changed_jobs, runbook_section
 from .summary import append_summary, counts
 
 PLUGIN_NAME = "jobledger-github"
@@ -246,6 +248,19 @@ class GitHubPresenter:
                 incomplete=None if complete else f"pytest exit status {self.exitstatus}",
                 changes=self.changes,
                 no_changes=self.no_changes,
+                extra=self._runbook_rows if complete else None,
             )
         if self.context.output is not None:
             write_outputs(self.context.output, {**counts(self.findings), **outputs})
+
+    def _runbook_rows(self, limit_bytes: int) -> str:
+        """The runbook's index rows of the jobs this pull request changed (or nothing)."""
+        settings = gate_config(self.config)
+        try:
+            result = gate_result(self.config)
+        except JobledgerError:
+            return ""
+        changed = changed_files(self.context, settings.root)
+        lines = changed_lines(self.context, settings.overlay_path)
+        ids = changed_jobs(result, settings, changed, lines)
+        return runbook_section(result, settings, ids, limit_bytes)

@@ -165,8 +165,12 @@ def append_summary(
     incomplete: str | None = None,
     changes: ChangeReport | None = None,
     no_changes: str | None = None,
+    extra: Callable[[int], str] | None = None,
 ) -> None:
-    """Append the summary to ``$GITHUB_STEP_SUMMARY``, within what the step has left of 1 MiB."""
+    """Append the summary to ``$GITHUB_STEP_SUMMARY``, within what the step has left of 1 MiB.
+
+    ``extra`` renders a further section within the bytes the summary left (the runbook's rows).
+    """
     try:
         existing = path.stat().st_size
     except OSError:
@@ -183,5 +187,7 @@ def append_summary(
         changes=changes,
         no_changes=no_changes,
     )
+    if extra is not None:
+        text += extra(budget - len(text.encode("utf-8")))
     with path.open("a", encoding="utf-8") as handle:
         handle.write(text)

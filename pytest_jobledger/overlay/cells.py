@@ -112,6 +112,11 @@ DEFAULT_REQUIRED_CELLS: tuple[str, ...] = tuple(
 )
 
 
+#: Keys of the draft lane (``jobledger draft`` writes them to its own file). A model's draft is
+#: never a signature, so one of these in the overlay is lane mixing, like a ledger field.
+DRAFT_KEYS: tuple[str, ...] = ("purpose_draft",)
+
+
 def spec_for(name: str) -> CellSpec:
     """The spec of a cell; a project's own configured cell is a text cell."""
     return CELLS.get(name) or CellSpec(name, CellKind.TEXT, "A cell this project requires.")

@@ -49,6 +49,8 @@ class Overlay:
     path: str
     entries: tuple[Entry, ...] = ()
     exists: bool = True
+    #: SHA-256 of the file's bytes as read (``None``: not read from a file, or no file).
+    sha256: str | None = None
 
     def by_id(self) -> dict[str, Entry]:
         return {entry.job: entry for entry in self.entries}

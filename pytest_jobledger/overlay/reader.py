@@ -20,6 +20,8 @@ day that does not exist (``2024-02-30``) as a located error instead of a crash.
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 import re
 import warnings
 from pathlib import Path
@@ -80,7 +82,8 @@ def load_overlay(
     raw = read_overlay_bytes(path, display, root=root, max_bytes=max_bytes)
     if raw is None:
         return Overlay(path=display, exists=False)
-    return parse_overlay(raw, display, max_bytes=max_bytes)
+    overlay = parse_overlay(raw, display, max_bytes=max_bytes)
+    return dataclasses.replace(overlay, sha256=hashlib.sha256(raw).hexdigest())
 
 
 def parse_overlay(raw: bytes | str, display: str, *, max_bytes: int = MAX_OVERLAY_BYTES) -> Overlay:

@@ -30,6 +30,7 @@ import pytest
 from pytest_jobledger.config import load_config
 from pytest_jobledger.findings import GateResult
 from pytest_jobledger.gate import evaluate
+from pytest_jobledger.reporters.runbook import with_runbook_status
 
 from ._repo import build_repository
 
@@ -44,12 +45,16 @@ def _expected(case: Path) -> dict[str, Any]:
 def run_case(case: Path, work: Path) -> tuple[GateResult, dict[str, Any]]:
     expected = _expected(case)
     today = datetime.date.fromisoformat(expected["today"]) if "today" in expected else None
+    # What `pytest --jobledger` and `jobledger check` report: the gate's items and, with
+    # `runbook` configured, the runbook's freshness.
     if (case / "head").is_dir():
         settings = expected.get("git", {})
         root = build_repository(case, work, settings)
         base = settings.get("ref", "HEAD~1")
-        return evaluate(load_config(root=root), base=base, today=today), expected
-    return evaluate(load_config(root=case), today=today), expected
+        config = load_config(root=root)
+        return with_runbook_status(evaluate(config, base=base, today=today), config), expected
+    config = load_config(root=case)
+    return with_runbook_status(evaluate(config, today=today), config), expected
 
 
 @pytest.mark.parametrize("case", CASE_DIRS, ids=[path.name for path in CASE_DIRS])
@@ -80,6 +85,7 @@ def test_case(case: Path, tmp_path: Path) -> None:
         assert finding.job in finding.message or finding.kind.value in (
             "overlay-invalid",
             "ledger-stale",
+            "runbook-stale",
             "unsupported",
             "owners-invalid",
         )

@@ -26,6 +26,8 @@ REPO = Path(__file__).parents[2]
 pytestmark = _act.needs_act
 
 OVERLAY = "services/shop/overlays/job_policy.yaml"
+SHOP = "services/shop"
+BILLING_TASKS = "src/acme_shop/billing/tasks.py"
 
 WORKFLOW = """\
 on: pull_request
@@ -54,7 +56,7 @@ jobs:
 """
 
 
-TASKS = "services/shop/src/acme_shop/billing/tasks.py"
+TASKS = f"{SHOP}/{BILLING_TASKS}"
 
 
 def make_repo(path: Path, wheels: Path) -> tuple[Path, str]:
@@ -160,3 +162,24 @@ def test_a_changed_job_whose_entry_was_not_touched_is_a_warning(
     assert "acme_shop.billing.tasks.capture_invoice" in warning.properties["title"]
     assert warning.properties["file"] == OVERLAY
     assert "max_retries 5 -> 20" in warning.message
+
+
+def test_the_summary_shows_the_runbook_rows_of_the_changed_jobs(run: list[dict[str, Any]]) -> None:
+    summaries = [e["content"] for e in step_events(run, "gate") if e.get("command") == "summary"]
+    summary = summaries[-1]
+    assert "### Runbook: the jobs this pull request changed" in summary
+    assert "> **Preview:** 3 checks of the gate fail" in summary
+    runbook = summary.partition("### Runbook: the jobs this pull request changed")[2]
+    rows = [line for line in runbook.splitlines() if line.startswith("| `acme_shop.")]
+    assert [row.split(" | ")[0] for row in rows] == [
+        "| `acme_shop.billing.tasks.ReconcileSettlements`",
+        "| `acme_shop.billing.tasks.capture_invoice`",
+        "| `acme_shop.billing.tasks.refund_payment`",
+        "| `acme_shop.billing.tasks.void_authorization`",
+    ]
+    capture = next(row for row in rows if "capture_invoice" in row)
+    assert capture.startswith(
+        "| `acme_shop.billing.tasks.capture_invoice` | `billing` | 20 | 120 s / no limit (Celery "
+        "default) | no | billing-oncall | synchronous-short |"
+    )
+    assert "notifications" not in "\n".join(rows)

@@ -178,6 +178,7 @@ def test_pre_commit_hooks_run_existing_commands_over_the_whole_repository() -> N
     assert {hook["id"]: hook["entry"] for hook in hooks} == {
         "jobledger-extract": "jobledger extract",
         "jobledger-check": "jobledger check",
+        "jobledger-render": "jobledger render --check",
     }
     assert all(hook["pass_filenames"] is False for hook in hooks)
     for hook in hooks:

@@ -1,0 +1,151 @@
+"""The drafts file (default ``overlays/purpose_drafts.yaml``): unverified text, beside the overlay.
+
+Per job: the text, ``status: unverified-draft``, the program that wrote it and the SHA-256 of
+the docstring it was drafted from (so a draft whose docstring changed shows as stale). The gate
+never reads this file; a person accepts a draft by writing it, reviewed, as ``purpose_accepted``.
+Written deterministically (sorted ids), atomically and under the file's lock.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ruamel.yaml import YAML
+from ruamel.yaml.error import YAMLError
+
+from ..atomic import atomic_write
+from ..errors import JobledgerError
+from ..paths import FileTooLarge, read_regular
+
+STATUS = "unverified-draft"
+MAX_DRAFTS_BYTES = 4 * 1024 * 1024
+_KEYS = ("status", "program", "docstring_sha256", "text")
+HEADER = (
+    "# Unverified drafts written by `jobledger draft`. The gate never reads this file and no\n"
+    "# draft is a promise: to accept one, the job's owner reviews it and writes it as\n"
+    "# purpose_accepted in the overlay.\n"
+)
+
+
+class DraftsError(JobledgerError):
+    """The drafts file cannot be read or written; nothing was changed."""
+
+
+@dataclass(frozen=True)
+class Draft:
+    job: str
+    text: str
+    program: str
+    docstring_sha256: str
+    status: str = STATUS
+
+    def stale(self, digest: str) -> bool:
+        """Whether the docstring changed since this draft was written (``digest``: the current)."""
+        return digest != self.docstring_sha256
+
+
+def read_drafts(path: Path, *, root: Path, display: str) -> dict[str, Draft]:
+    """Every draft in the file (none when there is no file), or a :class:`DraftsError`."""
+    try:
+        raw = read_regular(path, root=root, limit=MAX_DRAFTS_BYTES)
+    except FileNotFoundError:
+        return {}
+    except FileTooLarge as error:
+        raise DraftsError(f"the drafts file is too large: {error.strerror}", path=display) from None
+    except OSError as error:
+        raise DraftsError(
+            f"cannot read the drafts file: {error.strerror or error}", path=display
+        ) from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise DraftsError("the drafts file is not UTF-8 text", path=display) from None
+    return parse_drafts(text, display=display)
+
+
+def parse_drafts(text: str, *, display: str) -> dict[str, Draft]:
+    """The drafts in a drafts file's text, or a :class:`DraftsError`."""
+    try:
+        data = YAML(typ="safe", pure=True).load(text)
+    except YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        line = mark.line + 1 if mark is not None else None
+        raise DraftsError(
+            f"the drafts file is not valid YAML: {error}", path=display, line=line
+        ) from None
+    if data is None:
+        return {}
+    drafts = data.get("drafts") if isinstance(data, dict) else None
+    if (
+        not isinstance(data, dict)
+        or set(data) - {"drafts"}
+        or not isinstance(drafts, (dict, type(None)))
+    ):
+        raise DraftsError("the drafts file must be a mapping with one key, `drafts:`", path=display)
+    return {str(job): _draft(str(job), body, display) for job, body in (drafts or {}).items()}
+
+
+def _draft(job: str, body: Any, display: str) -> Draft:
+    if not isinstance(body, dict) or set(body) != set(_KEYS):
+        raise DraftsError(
+            f"the draft of {job} must hold exactly {', '.join(_KEYS)}; delete the entry and run "
+            "`jobledger draft` again",
+            path=display,
+        )
+    if not all(isinstance(body[key], str) for key in _KEYS) or body["status"] != STATUS:
+        raise DraftsError(
+            f"the draft of {job} must hold text values and status {STATUS}", path=display
+        )
+    return Draft(job, body["text"], body["program"], body["docstring_sha256"], body["status"])
+
+
+def dumps_drafts(drafts: Mapping[str, Draft]) -> str:
+    """The file's exact text: a header, then every draft by sorted id, keys in a fixed order."""
+    lines = [HEADER.rstrip("\n"), "drafts:" if drafts else "drafts: {}"]
+    for job in sorted(drafts):
+        draft = drafts[job]
+        lines.append(f"  {_quoted(job)}:")
+        lines.append(f"    status: {STATUS}")
+        lines.append(f"    program: {_quoted(draft.program)}")
+        lines.append(f"    docstring_sha256: {_quoted(draft.docstring_sha256)}")
+        lines.append(f"    text: {_block(draft.text)}")
+    return "\n".join(lines) + "\n"
+
+
+def write_drafts(path: Path, drafts: Mapping[str, Draft], *, root: Path, display: str) -> None:
+    """Replace the drafts file atomically (the caller holds :func:`~..atomic.locked`)."""
+    try:
+        atomic_write(path, dumps_drafts(drafts), root=root)
+    except OSError as error:
+        raise DraftsError(
+            f"cannot write the drafts file ({error.strerror or error}); the old file is unchanged",
+            path=display,
+        ) from None
+
+
+#: What JSON leaves raw but YAML refuses or reads as a line break (NEL, U+2028, U+2029).
+_NOT_YAML_PRINTABLE = re.compile("[\x7f-\x9f\u2028\u2029\ufffe\uffff]")
+
+
+def _quoted(text: str) -> str:
+    """A double-quoted scalar (JSON's escapes are valid YAML), whatever the text holds."""
+    quoted = json.dumps(text, ensure_ascii=False)
+    return _NOT_YAML_PRINTABLE.sub(lambda match: f"\\u{ord(match.group()):04x}", quoted)
+
+
+def _block(text: str) -> str:
+    """A literal block when the text reads back exactly that way, else a quoted scalar."""
+    lines = text.split("\n")
+    plain = (
+        text
+        and text == text.strip()
+        and all(line.isprintable() and line == line.rstrip() for line in lines)
+    )
+    if not plain:
+        return _quoted(text)
+    return "|-\n" + "\n".join(f"      {line}" if line else "" for line in lines)

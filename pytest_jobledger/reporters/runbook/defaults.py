@@ -1,0 +1,110 @@
+"""The frameworks' documented defaults: the one table the runbook takes them from.
+
+A ledger value that the registration does not set is ``null`` ("not set at registration"); the
+page may then show what the framework documents as its default, always labelled as a default
+that the app's own configuration can override, and always with the page it is documented on.
+Nothing here is ever written into the ledger or compared by the gate.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+#: The ``unresolved`` reason under which a documented default may be shown.
+NOT_SET = "not set at registration"
+
+Number = int | float
+
+
+@dataclass(frozen=True)
+class FrameworkDefault:
+    """One documented default: ``value`` in the ledger's unit (``None``: no limit at all)."""
+
+    framework: str
+    field: str
+    value: Number | None
+    setting: str
+    url: str
+
+    @property
+    def label(self) -> str:
+        """The framework's name as its documentation spells it."""
+        return FRAMEWORK_NAMES.get(self.framework, self.framework)
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "framework": self.framework,
+            "field": self.field,
+            "value": self.value,
+            "setting": self.setting,
+            "url": self.url,
+        }
+
+
+FRAMEWORK_NAMES = {"celery": "Celery", "rq": "RQ", "dramatiq": "Dramatiq", "huey": "Huey"}
+
+_CELERY_TASKS = "https://docs.celeryq.dev/en/stable/userguide/tasks.html"
+_CELERY_CONFIG = "https://docs.celeryq.dev/en/stable/userguide/configuration.html"
+_DRAMATIQ = "https://dramatiq.io/reference.html"
+
+DEFAULTS: tuple[FrameworkDefault, ...] = (
+    FrameworkDefault(
+        "celery", "max_retries", 3, "Task.max_retries", f"{_CELERY_TASKS}#Task.max_retries"
+    ),
+    FrameworkDefault(
+        "celery",
+        "retry_delay_s",
+        180,
+        "Task.default_retry_delay",
+        f"{_CELERY_TASKS}#Task.default_retry_delay",
+    ),
+    FrameworkDefault(
+        "celery",
+        "soft_time_limit_s",
+        None,
+        "task_soft_time_limit",
+        f"{_CELERY_CONFIG}#task-soft-time-limit",
+    ),
+    FrameworkDefault(
+        "celery", "time_limit_s", None, "task_time_limit", f"{_CELERY_CONFIG}#task-time-limit"
+    ),
+    FrameworkDefault(
+        "dramatiq",
+        "max_retries",
+        20,
+        "Retries(max_retries=20)",
+        f"{_DRAMATIQ}#dramatiq.middleware.Retries",
+    ),
+    FrameworkDefault(
+        "dramatiq",
+        "time_limit_s",
+        600,
+        "TimeLimit(time_limit=600000) ms",
+        f"{_DRAMATIQ}#dramatiq.middleware.TimeLimit",
+    ),
+    FrameworkDefault(
+        "rq",
+        "time_limit_s",
+        180,
+        "job_timeout",
+        "https://python-rq.org/docs/results/#dealing-with-job-timeouts",
+    ),
+    FrameworkDefault(
+        "huey",
+        "max_retries",
+        0,
+        "retries",
+        "https://huey.readthedocs.io/en/latest/api.html#Huey.task",
+    ),
+)
+
+_BY_KEY = {(row.framework, row.field): row for row in DEFAULTS}
+
+
+def documented_default(framework: str, field: str, reason: str | None) -> FrameworkDefault | None:
+    """The default to show for a ``null`` field, or ``None``: only when the registration did not
+    set the field at all (a value that is set but not provable shows its reason, never a
+    default)."""
+    if reason != NOT_SET:
+        return None
+    return _BY_KEY.get((framework, field))

@@ -1,0 +1,118 @@
+"""When the runbook may be published, what it says, and whether the committed page says it too.
+
+- :func:`blockers` is the one refusal rule: ``jobledger render`` writes nothing, and the
+  runbook-fresh item is not judged, while any check fails or could not be judged (status items
+  included: a stale ledger or an unreadable overlay is unsigned work too).
+- :func:`render_runbook` is the page's text in either format.
+- :func:`with_runbook_status` adds ``jobledger-status::runbook-fresh`` to a gate result when
+  ``runbook`` is configured. ``pytest --jobledger`` and ``jobledger check`` both call it, so they
+  cannot disagree about the page.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+
+from ...config import Config
+from ...findings import STATUS_JOB, Check, Finding, GateResult, Kind
+from ...ledger.diff import first_difference
+from ...paths import read_regular
+from . import page
+from .build import build_runbook
+from .model import DraftNote
+
+RUNBOOK_STATUS = "runbook-fresh"
+FORMATS: tuple[str, ...] = ("markdown", "json")
+#: A committed runbook larger than this is not read (a page for 4,000 jobs is a few MiB).
+MAX_RUNBOOK_BYTES = 64 * 1024 * 1024
+
+
+def blockers(result: GateResult) -> tuple[Check, ...]:
+    """Every check that keeps the runbook from being published: every one that fails the gate,
+    and every cell that could not be judged (unsigned work too).
+
+    A warning (a review to do) does not fail the gate, and a skipped status item had nothing to
+    judge (no base to review against; the runbook's own freshness while other checks fail), so
+    neither blocks.
+    """
+    return tuple(
+        check
+        for check in result.checks
+        if not check.passed or (check.skipped is not None and check.job != STATUS_JOB)
+    )
+
+
+def render_runbook(
+    result: GateResult,
+    config: Config,
+    *,
+    fmt: str = "markdown",
+    preview: bool = False,
+    drafts: Mapping[str, DraftNote] | None = None,
+) -> str:
+    """The runbook's text (Markdown or the JSON model). Without ``preview`` the caller has made
+    sure nothing blocks (:func:`blockers`); drafts are shown in a preview only."""
+    book = build_runbook(result, config, preview=preview, drafts=drafts)
+    return page.render(book) if fmt == "markdown" else book.dumps()
+
+
+def runbook_status(result: GateResult, config: Config) -> Check | None:
+    """The runbook-fresh item for ``result``, or ``None`` when no runbook is configured."""
+    if config.runbook is None:
+        return None
+    display = config.display(config.runbook_path)
+    blocking = blockers(result)
+    if blocking:
+        count = len(blocking)
+        return Check(
+            STATUS_JOB,
+            RUNBOOK_STATUS,
+            display,
+            1,
+            skipped=(
+                f"the runbook is not rendered while {count} "
+                f"{'checks fail' if count != 1 else 'check fails'}; each is reported on its own"
+            ),
+        )
+    expected = render_runbook(result, config)
+
+    def stale(line: int, detail: str) -> Check:
+        return Check.failed(
+            Finding(
+                kind=Kind.RUNBOOK_STALE,
+                job=STATUS_JOB,
+                cell=RUNBOOK_STATUS,
+                path=display,
+                line=line,
+                message=(
+                    f"The committed runbook {display} {detail}. It is rendered from the ledger "
+                    "and the signed overlay: run `jobledger render` and commit the result; a "
+                    "value that is wrong is fixed in the code or the overlay, never in the page."
+                ),
+            )
+        )
+
+    try:
+        raw = read_regular(config.runbook_path, root=config.root, limit=MAX_RUNBOOK_BYTES)
+    except FileNotFoundError:
+        return stale(1, "does not exist yet")
+    except OSError as error:
+        return stale(1, f"cannot be read ({error.strerror or error})")
+    committed = raw.decode("utf-8", errors="replace")
+    if committed == expected:
+        return Check(STATUS_JOB, RUNBOOK_STATUS, display, 1)
+    line = first_difference(committed, expected)
+    return stale(line, f"differs from a fresh render (first difference at line {line})")
+
+
+def with_runbook_status(result: GateResult, config: Config) -> GateResult:
+    """``result`` with the runbook-fresh item after the other status items (when configured)."""
+    status = runbook_status(result, config)
+    if status is None:
+        return result
+    checks = result.checks
+    first = 0  # the status items lead the checks
+    while first < len(checks) and checks[first].job == STATUS_JOB:
+        first += 1
+    return dataclasses.replace(result, checks=(*checks[:first], status, *checks[first:]))

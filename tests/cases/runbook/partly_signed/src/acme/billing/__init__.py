@@ -1,0 +1,1 @@
+"""Invoices: capture and receipts."""
