@@ -64,7 +64,7 @@ def _import_target(node: cst.ImportFrom, package: str) -> str | None:
     if level == 0:
         return module
     parts = package.split(".") if package else []
-    if level - 1 > len(parts):
+    if level - 1 >= len(parts):  # "beyond top-level package": Python refuses it too
         return None
     base = parts[: len(parts) - (level - 1)]
     return ".".join([*base, module] if module else base)
@@ -356,8 +356,8 @@ class _Walker:
             local = imported
             if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
                 local = alias.asname.name.value
-            if base is None:
-                self.summary.bind(local, Binding("other", line))
+            if base is None:  # climbs above the top-level package: an import with no target
+                self.summary.bind(local, Binding("import", line))
             else:
                 target = f"{base}.{imported}" if base else imported
                 self.summary.bind(local, Binding("import", line, target=target))
