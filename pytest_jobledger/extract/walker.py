@@ -185,17 +185,22 @@ class _Walker:
             self.block(_suite(orelse.body), getattr(twin, "orelse", None), context)
 
     def if_chain(self, node: cst.If, twin: ast.stmt | None, context: Context) -> None:
-        self.block(_suite(node.body), getattr(twin, "body", None), context)
-        orelse = node.orelse
-        twin_else = getattr(twin, "orelse", None)
-        if isinstance(orelse, cst.If):
-            if twin_else is not None and (
-                len(twin_else) != 1 or not isinstance(twin_else[0], ast.If)
-            ):
-                raise _Misaligned
-            self.if_chain(orelse, twin_else[0] if twin_else else None, context)
-        elif isinstance(orelse, cst.Else):
-            self.block(_suite(orelse.body), twin_else, context)
+        """An ``if``/``elif``/``else`` chain, walked as a loop: libcst nests each ``elif`` in
+        the one before, and a long chain must not cost a Python frame per branch."""
+        current: cst.If | None = node
+        while current is not None:
+            self.block(_suite(current.body), getattr(twin, "body", None), context)
+            orelse = current.orelse
+            twin_else = getattr(twin, "orelse", None)
+            current = None
+            if isinstance(orelse, cst.If):
+                if twin_else is not None and (
+                    len(twin_else) != 1 or not isinstance(twin_else[0], ast.If)
+                ):
+                    raise _Misaligned
+                current, twin = orelse, (twin_else[0] if twin_else else None)
+            elif isinstance(orelse, cst.Else):
+                self.block(_suite(orelse.body), twin_else, context)
 
     def try_statement(
         self, node: cst.Try | cst.TryStar, twin: ast.stmt | None, context: Context
