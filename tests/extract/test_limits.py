@@ -77,6 +77,13 @@ def test_a_polynomial_is_as_deep_as_its_terms_not_its_operators() -> None:
     assert 55 <= measure(text).depth <= 70
 
 
+def test_a_prefix_operator_nests_whatever_precedes_it() -> None:
+    """``2 ** -2 ** -x`` is a power of a negation of a power…: each ``-`` applies to what
+    follows, so it must not end the chain the way a binary ``-`` would (found by the fuzzer)."""
+    text = "x = " + " ** -".join(["2"] * 120) + "\n"
+    assert measure(text).depth >= 200
+
+
 def test_the_line_where_the_limit_is_crossed_is_named() -> None:
     text = "import os\n\n\nx = " + "(" * (MAX_DEPTH + 5) + "1" + ")" * (MAX_DEPTH + 5) + "\n"
     assert measure(text).too_deep_line == 4
