@@ -152,12 +152,15 @@ class Extractor:
                 yield from self.scan(summary)
 
     def _decorator_aliases(self, summary: ModuleSummary) -> set[str]:
-        """Module-level names in ``summary`` bound (by assignment) to a job decorator."""
+        """Module-level names in ``summary`` bound (by assignment) to a job decorator, or that
+        may be one though the resolver refuses them (their users must be found to be reported)."""
         found: set[str] = set()
         for name, bindings in summary.bindings.items():
             if any(binding.kind == "assign" for binding in bindings):
                 ref = self.index.resolve_name(summary, name)
-                if ref is not None and self.sites.match(ref) is not None:
+                if ref is None:
+                    continue
+                if self.sites.match(ref) is not None or self.sites.refused_job(ref, name):
                     found.add(name)
         return found
 

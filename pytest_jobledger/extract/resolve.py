@@ -272,8 +272,10 @@ class ProjectIndex:
         if not isinstance(value, cst.Call):
             return opaque
         callee = self.resolve_expr(summary, value.func, depth + 1)
-        if callee is None or callee.refusal is not None:
+        if callee is None:
             return opaque
+        if callee.refusal is not None:  # ``alias = app.task(...)`` with ``app`` refused
+            return refused(local, callee.refusal)
         instance_of = self.instance_key(callee, depth + 1)
         if instance_of is not None:
             return Ref(local, f"{instance_of}()", frozenset({local}), module=summary)

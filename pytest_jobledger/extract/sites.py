@@ -147,6 +147,18 @@ class Sites:
             return summary.functions.get(node.value)
         return None
 
+    def refused_job(self, ref: Ref, spelled: str) -> str | None:
+        """For a refused name spelled ``spelled``: what it may register (``"a celery job"``,
+        when one of its bindings is a Celery decorator; ``"a job"``, when only its spelling says
+        so), or ``None`` when nothing suggests it is a job decorator."""
+        if ref.refusal is None:
+            return None
+        for candidate in self.index.candidates(ref.refusal):
+            found = self.match(candidate)
+            if found is not None:
+                return f"a {found.framework} job"
+        return "a job" if spelled_like_a_job(spelled, self.config) else None
+
     def _refused(
         self,
         summary: ModuleSummary,
@@ -156,24 +168,17 @@ class Sites:
         target: str,
     ) -> Iterator[Unsupported]:
         """One entry for a place whose decorator the resolver refused, when it may be a job."""
-        refusal = ref.refusal
-        if refusal is None:
-            return
         spelled = dotted_name(callee) or source_text(callee, 40)
-        framework = next(
-            (found.framework for c in self.index.candidates(refusal) if (found := self.match(c))),
-            None,
-        )
-        if framework is None and not spelled_like_a_job(spelled, self.config):
+        maybe = self.refused_job(ref, spelled)
+        if ref.refusal is None or maybe is None:
             return
-        maybe = f"a {framework} job" if framework else "a job"
         yield Unsupported(
             summary.source.rel_path,
             line,
-            refusal.pattern,
-            f"{spelled} may register {target} as {maybe}, but {refusal.message}, so it is not "
-            f"in the ledger. {_FIXES[refusal.pattern]}, or exclude this file if it registers no "
-            "job",
+            ref.refusal.pattern,
+            f"{spelled} may register {target} as {maybe}, but {ref.refusal.message}, so it is "
+            f"not in the ledger. {_FIXES[ref.refusal.pattern]}, or exclude this file if it "
+            "registers no job",
         )
 
     def _is_register_method(self, ref: Ref) -> bool:
