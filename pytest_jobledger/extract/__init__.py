@@ -1,7 +1,7 @@
 """Static extraction of job registrations with libcst; the scanned code is never imported.
 
 Stages: ``discovery`` (which files, which module names) -> ``loading`` (bytes to a summary, or a
-located problem; ``limits`` vouches for a file before libcst sees it) -> ``walker`` (one
+located problem; ``limits`` + ``tokens`` vouch for a file before libcst sees it) -> ``walker`` (one
 statement walk per file, filling ``records``) -> ``resolve`` (names across modules) ->
 ``sites`` + ``matching`` + ``frameworks`` (what registers a job) ->
 ``rows`` + ``arguments`` + ``values`` (what a registration says) -> ``engine`` (the driver).

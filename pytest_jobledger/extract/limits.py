@@ -9,18 +9,34 @@ deep the tree will nest and how much parser work the file is, and stops as soon 
 over its limit. A file over a limit is reported as ``too-complex`` at the line where the limit
 was crossed, never handed to libcst.
 
-The scan is deliberately ours, not :mod:`tokenize`: its verdict (and so the ledger) must be the
-same on every Python version the tool runs on, and ``tokenize`` changed how it reads f-strings
-in 3.12. It over-estimates rather than under-estimates: every operator in a chain counts as a
-level of nesting, because libcst nests ``a + b + c`` as deeply as ``((a + b) + c)``.
+The scan is deliberately ours, not :mod:`tokenize` (its tables are in :mod:`.tokens`): its
+verdict, and so the ledger, must be the same on every Python version the tool runs on, and
+``tokenize`` changed how it reads f-strings in 3.12. It errs towards more depth, never less: each
+operator of a chain is a level, as libcst nests ``a + b + c`` as ``((a + b) + c)``, though an
+operator of lower precedence starts a fresh operand for the tighter ones before it.
 
 The limits are not configurable: they protect the tool, so a scanned repository cannot lift them.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
+
+from .tokens import (
+    BINARY_OR_UNARY,
+    CODE,
+    FSTRING_TEXT,
+    KEYWORD_CLASS,
+    NEWLINES,
+    OPERATOR_CLASS,
+    POSTFIX,
+    PREFIX_KEYWORDS,
+    SPEC_COLON,
+    STATEMENT_KEYWORDS,
+    STRING_END,
+    line_of,
+    match_end,
+)
 
 #: Deepest nesting a file may reach: brackets, f-string fields, chained operators and
 #: indentation together. libcst crashes near 2,000; ordinary code stays below 60 (CPython itself
@@ -39,110 +55,6 @@ _NEST_SQUARE_STEP = 64
 _CHAIN_STEP = 32
 #: An ``elif`` nests the rest of its chain (libcst crashes near 10,000 of them), more cheaply.
 _ELIF_STEP = 4
-
-#: How tightly each operator binds, loosest first: a chain of operators nests the tree one level
-#: per operator, but an operator of lower precedence starts a fresh operand for the tighter ones
-#: (``a*b*c + d*e`` is three levels deep, not four).
-_LAMBDA, _TERNARY, _OR, _AND, _NOT, _COMPARE, _BITOR, _BITXOR, _BITAND = range(9)
-_SHIFT, _SUM, _PRODUCT, _UNARY, _POWER, _AWAIT, _POSTFIX = range(9, 16)
-
-_KEYWORD_CLASS = {
-    "lambda": _LAMBDA,
-    "for": _LAMBDA,  # each ``for`` clause of a comprehension nests the next one
-    "if": _TERNARY,
-    "else": _TERNARY,
-    "or": _OR,
-    "and": _AND,
-    "not": _NOT,
-    "in": _COMPARE,
-    "is": _COMPARE,
-    "await": _AWAIT,
-}
-_PREFIX_KEYWORDS = frozenset({"not", "lambda", "await"})
-#: Keywords after which an operator is unary (``return -x``); the rest of the names are operands.
-_STATEMENT_KEYWORDS = frozenset(
-    {
-        *("as", "assert", "async", "break", "class", "continue", "def", "del", "elif"),
-        *("except", "finally", "from", "global", "import", "nonlocal", "pass", "raise"),
-        *("return", "try", "while", "with", "yield"),
-    }
-)
-_OPERATOR_CLASS = {
-    "|": _BITOR,
-    "^": _BITXOR,
-    "&": _BITAND,
-    "<<": _SHIFT,
-    ">>": _SHIFT,
-    "/": _PRODUCT,
-    "//": _PRODUCT,
-    "%": _PRODUCT,
-    "<": _COMPARE,
-    ">": _COMPARE,
-    "==": _COMPARE,
-    "!=": _COMPARE,
-    "<=": _COMPARE,
-    ">=": _COMPARE,
-    ":=": _LAMBDA,
-    "~": _UNARY,
-}
-#: Operators that are binary after an operand and unary (or unpacking) otherwise.
-_BINARY_OR_UNARY = {
-    "+": (_SUM, _UNARY),
-    "-": (_SUM, _UNARY),
-    "*": (_PRODUCT, _UNARY),
-    "**": (_POWER, _UNARY),
-    "@": (_PRODUCT, None),  # a decorator's ``@`` nests nothing
-    ".": (_POSTFIX, None),  # ``from . import x``
-}
-
-_CODE = re.compile(
-    r"""
-    [ \t\f]*
-    (?:
-    (?P<continuation>\\(?:\r\n|\r|\n))
-    |(?P<newline>\r\n|\r|\n)
-    |(?P<comment>\#[^\r\n]*)
-    |(?P<string>(?P<prefix>[rRbBuUfFtT]{0,2})(?P<quote>'''|\"\"\"|'|\"))
-    |(?P<name>(?:[^\W\d]|[^\x00-\x7f\s])(?:\w|[^\x00-\x7f\s])*)
-    |(?P<number>\.?\d(?:[\w.]|(?<=[eE])[-+])*)
-    |(?P<open>[(\[{])
-    |(?P<close>[)\]}])
-    |(?P<reset>(?://|\*\*|>>|<<|[-+*/%@&|^])=|=(?!=)|,|;|->)
-    |(?P<ellipsis>\.\.\.)
-    |(?P<op>\*\*|//|>>|<<|:=|==|!=|<=|>=|[-+*/%@&|^~<>.])
-    |(?P<neutral>[:!])
-    |(?P<other>.)
-    |(?P<end>\Z)
-    )
-    """,
-    re.VERBOSE | re.DOTALL,
-)
-
-_NEWLINES = re.compile(r"\r\n|\r|\n")
-
-
-def _string_end(quote: str) -> re.Pattern[str]:
-    """The rest of a plain string literal up to and including its closing quote."""
-    q = re.escape(quote[0])
-    if len(quote) == 3:
-        return re.compile(rf"(?:[^{q}\\]|\\[\s\S]|{q}(?!{q}{q}))*{q}{q}{q}")
-    return re.compile(rf"(?:[^{q}\\\r\n]|\\(?:\r\n|[\s\S]))*{q}")
-
-
-def _fstring_text(quote: str, *, raw: bool) -> re.Pattern[str]:
-    """Literal text of an f-string up to the next ``{``, ``}``, closing quote or line end."""
-    q = re.escape(quote[0])
-    escapes = r"\\[^{}]|\\(?=[{}])" if raw else r"\\N\{[^{}\r\n]*\}|\\(?!N\{)[^{}]|\\(?=[{}])"
-    if len(quote) == 3:
-        return re.compile(rf"(?:[^{q}{{}}\\]|{escapes}|{q}(?!{q}{q}))*")
-    return re.compile(rf"(?:[^{q}{{}}\\\r\n]|{escapes})*")
-
-
-_QUOTES = ("'''", '"""', "'", '"')
-_STRING_END = {quote: _string_end(quote) for quote in _QUOTES}
-_FSTRING_TEXT = {
-    (quote, raw): _fstring_text(quote, raw=raw) for quote in _QUOTES for raw in (False, True)
-}
 
 
 @dataclass(frozen=True)
@@ -201,11 +113,6 @@ class _Field:
     def __init__(self, string: _FString) -> None:
         self.string = string
         self.in_spec = False
-
-
-def line_of(text: str, offset: int) -> int:
-    """The 1-based line of ``offset`` in ``text``; CR LF, a lone CR and LF each end a line."""
-    return len(_NEWLINES.findall(text, 0, offset)) + 1
 
 
 def measure(text: str, *, max_depth: int = MAX_DEPTH, max_work: int = MAX_WORK) -> Cost:
@@ -298,12 +205,12 @@ class _Scanner:
                 if top.in_spec:
                     pos = self._spec(pos, top)
                     continue
-                colon = _SPEC_COLON.match(text, pos)
+                colon = SPEC_COLON.match(text, pos)
                 if colon is not None:  # a ``:`` directly in a field starts its format spec
                     top.in_spec = True
                     pos = colon.end()
                     continue
-            match = _CODE.match(text, pos)
+            match = CODE.match(text, pos)
             assert match is not None  # ``other`` matches any character, ``end`` the end
             kind = match.lastgroup or "end"
             start, pos = match.start(kind), match.end()
@@ -327,18 +234,18 @@ class _Scanner:
                 verdict = self._count(start, extra)
             elif kind == "name":
                 word = match.group(kind)
-                klass = _KEYWORD_CLASS.get(word)
+                klass = KEYWORD_CLASS.get(word)
                 if klass is not None:
-                    self._operator(klass, prefix=word in _PREFIX_KEYWORDS)
+                    self._operator(klass, prefix=word in PREFIX_KEYWORDS)
                 else:
-                    self.adjacent = word not in _STATEMENT_KEYWORDS
+                    self.adjacent = word not in STATEMENT_KEYWORDS
                 verdict = self._count(start)
             elif kind in ("number", "ellipsis"):
                 self.adjacent = True
                 verdict = self._count(start)
             elif kind == "open":
                 if self.adjacent:
-                    self._operator(_POSTFIX)  # a call or a subscript: one more link in a chain
+                    self._operator(POSTFIX)  # a call or a subscript: one more link in a chain
                 self._push(match.group(kind))
                 verdict = self._count(start)
             elif kind == "close":
@@ -362,9 +269,9 @@ class _Scanner:
         return self._cost()
 
     def _op(self, op: str) -> None:
-        pair = _BINARY_OR_UNARY.get(op)
+        pair = BINARY_OR_UNARY.get(op)
         if pair is None:
-            self._operator(_OPERATOR_CLASS[op], prefix=op == "~")
+            self._operator(OPERATOR_CLASS[op], prefix=op == "~")
             return
         binary = self.adjacent
         klass = pair[0] if binary else pair[1]
@@ -416,22 +323,22 @@ class _Scanner:
         lowered = prefix.lower()
         if "f" in lowered or "t" in lowered:
             return self._fstring_text(_FString(quote, "r" in lowered, len(self.frames)), pos)
-        match = _STRING_END[quote].match(self.text, pos)
+        match = STRING_END[quote].match(self.text, pos)
         if match is not None:
             return match.end()
         if self.stray is None:  # unterminated: to the end of its line, or of the file
             self.stray = start
         if len(quote) == 3:
             return len(self.text)
-        newline = _NEWLINES.search(self.text, pos)
+        newline = NEWLINES.search(self.text, pos)
         return newline.start() if newline else len(self.text)
 
     def _fstring_text(self, string: _FString, pos: int) -> int:
         """Literal text of ``string`` from ``pos``: up to a field (opened here) or its end."""
         text = self.text
-        pattern = _FSTRING_TEXT[(string.quote, string.raw)]
+        pattern = FSTRING_TEXT[(string.quote, string.raw)]
         while True:
-            pos = _match_end(pattern, text, pos)
+            pos = match_end(pattern, text, pos)
             if pos >= len(text):
                 return pos
             if text.startswith(string.quote, pos):
@@ -451,7 +358,7 @@ class _Scanner:
         """A field's format spec (after ``:``): text, with nested ``{…}`` fields as code."""
         text = self.text
         string = field.string
-        pos = _match_end(_FSTRING_TEXT[(string.quote, string.raw)], text, pos)
+        pos = match_end(FSTRING_TEXT[(string.quote, string.raw)], text, pos)
         if text.startswith("{", pos):
             self._push(_Field(string))
             return pos + 1
@@ -470,11 +377,3 @@ class _Scanner:
         while len(self.frames) > string.height:
             self._pop()
         return pos
-
-
-_SPEC_COLON = re.compile(r"[ \t\f]*:")
-
-
-def _match_end(pattern: re.Pattern[str], text: str, pos: int) -> int:
-    match = pattern.match(text, pos)
-    return pos if match is None else match.end()

@@ -25,8 +25,9 @@ import libcst as cst
 from ..ledger.model import Pattern, Unsupported
 from ..paths import FileTooLarge, read_regular
 from .discovery import SourceFile
-from .limits import MAX_DEPTH, MAX_WORK, Cost, line_of, measure
+from .limits import MAX_DEPTH, MAX_WORK, Cost, measure
 from .records import ModuleSummary
+from .tokens import line_of
 from .walker import summarize
 
 #: ``max_file_bytes`` can be raised up to this and no further by a repository's configuration:

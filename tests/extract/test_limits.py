@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from pytest_jobledger.extract.limits import MAX_DEPTH, line_of, measure
+from pytest_jobledger.extract.limits import MAX_DEPTH, measure
+from pytest_jobledger.extract.tokens import line_of
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
