@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from ..extract import extract_ledger
+from ..extract import extract
 from ..ledger.model import Ledger
 from ..ledger.store import write_ledger
 from ..text import one_line
@@ -40,7 +40,8 @@ def problem_lines(ledger: Ledger) -> list[str]:
 
 def run(args: argparse.Namespace) -> int:
     config = config_from_args(args)
-    ledger = extract_ledger(config)
+    extraction = extract(config)
+    ledger = extraction.ledger
     text = ledger.dumps()
     if args.output == "-":
         sys.stdout.write(text)
@@ -50,6 +51,8 @@ def run(args: argparse.Namespace) -> int:
         path = Path(args.output) if args.output else config.ledger_path
         write_ledger(path, ledger, root=None if args.output else config.root)
         target = str(path)
+    for warning in extraction.warnings:
+        print(one_line(f"warning: {warning}"), file=sys.stderr)
     problems = problem_lines(ledger)
     for line in problems:
         print(one_line(line), file=sys.stderr)

@@ -1,14 +1,15 @@
 """Static extraction of job registrations with libcst; the scanned code is never imported.
 
 Stages: ``discovery`` (which files, which module names) -> ``loading`` (bytes to a summary, or a
-located problem) -> ``walker`` (one statement walk per file, filling ``records``) -> ``resolve``
-(names across modules) -> ``sites`` + ``matching`` + ``frameworks`` (what registers a job) ->
+located problem; ``limits`` + ``tokens`` vouch for a file before libcst sees it) -> ``walker`` (one
+statement walk per file, filling ``records``) -> ``resolve`` (names across modules) ->
+``sites`` + ``matching`` + ``frameworks`` (what registers a job) ->
 ``rows`` + ``arguments`` + ``values`` (what a registration says) -> ``engine`` (the driver).
 Extraction knows nothing of overlays, the gate or pytest.
 """
 
 from __future__ import annotations
 
-from .engine import extract_ledger
+from .engine import Extraction, extract, extract_ledger
 
-__all__ = ["extract_ledger"]
+__all__ = ["Extraction", "extract", "extract_ledger"]

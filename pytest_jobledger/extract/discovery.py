@@ -2,7 +2,9 @@
 
 Walking is deterministic (sorted), never follows symlinked folders (so a symlink loop cannot trap
 it), prunes excluded folders before descending, and knows from the walk itself which folders are
-packages, so module names cost no extra file-system calls.
+packages, so module names cost no extra file-system calls. A folder it cannot list, or a name that
+cannot be written in the ledger (not valid UTF-8), is handed to the caller's ``on_problem``
+instead of being skipped without a word.
 """
 
 from __future__ import annotations
@@ -65,30 +67,56 @@ def is_excluded(rel_path: str, patterns: Iterable[str], *, is_dir: bool = False)
     return any(glob_regex(p).match(c) for p in patterns for c in candidates)
 
 
+#: Called with a path relative to the root (``/`` separators, printable) and why it was skipped.
+OnProblem = Callable[[str, str], None]
+
+
+def _ignore(rel: str, reason: str) -> None:
+    return None
+
+
 def iter_source_files(
-    root: Path, paths: Iterable[str], excludes: Iterable[str]
+    root: Path,
+    paths: Iterable[str],
+    excludes: Iterable[str],
+    on_problem: OnProblem = _ignore,
 ) -> Iterator[SourceFile]:
     """Every ``.py`` file under the configured paths, once each, in sorted order."""
     excludes = tuple(excludes)
     seen: set[str] = set()
     package_dirs: dict[str, bool] = {}
+    base = root.resolve()
     for entry in paths:
-        start = (root / entry).resolve() if entry not in ("", ".") else root
+        start = (base / entry).resolve()
+        if start != base and base not in start.parents:
+            on_problem(entry, f"it resolves to {start}, outside the project root; not scanned")
+            continue
         if start.is_file():
-            rel = start.relative_to(root).as_posix()
+            rel = start.relative_to(base).as_posix()
             if rel not in seen and not is_excluded(rel, excludes):
                 seen.add(rel)
                 yield _source_file(root, rel, package_dirs)
             continue
-        for dirpath, dirnames, filenames in os.walk(start, followlinks=False):
-            rel_dir = Path(dirpath).relative_to(root).as_posix()
+
+        def unlisted(error: OSError, start: Path = start) -> None:
+            # A configured path that does not exist is a configuration matter, and a folder
+            # that vanished mid-walk has nothing left to read; anything else is a located gap.
+            if not isinstance(error, FileNotFoundError):
+                where = _display(base, Path(error.filename or start))
+                on_problem(where, f"cannot list this folder ({error.strerror or error})")
+
+        for dirpath, dirnames, filenames in os.walk(start, onerror=unlisted, followlinks=False):
+            rel_dir = Path(dirpath).relative_to(base).as_posix()
             rel_dir = "" if rel_dir == "." else rel_dir
             package_dirs[rel_dir] = "__init__.py" in filenames
             dirnames[:] = sorted(
-                d for d in dirnames if not is_excluded(_join(rel_dir, d), excludes, is_dir=True)
+                d
+                for d in dirnames
+                if _nameable(rel_dir, d, on_problem)
+                and not is_excluded(_join(rel_dir, d), excludes, is_dir=True)
             )
             for name in sorted(filenames):
-                if not name.endswith(".py"):
+                if not name.endswith(".py") or not _nameable(rel_dir, name, on_problem):
                     continue
                 rel = _join(rel_dir, name)
                 if rel in seen or is_excluded(rel, excludes):
@@ -99,6 +127,27 @@ def iter_source_files(
 
 def _join(folder: str, name: str) -> str:
     return f"{folder}/{name}" if folder else name
+
+
+def _nameable(folder: str, name: str, on_problem: OnProblem) -> bool:
+    """Whether ``name`` can be written in the ledger: a name that is not valid UTF-8 (Python
+    holds its bytes as lone surrogates) would make the ledger itself unwritable."""
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        shown = os.fsencode(name).decode("utf-8", "backslashreplace")
+        on_problem(_join(folder, shown), "its name is not valid UTF-8, so it cannot be named")
+        return False
+    return True
+
+
+def _display(root: Path, path: Path) -> str:
+    try:
+        rel = path.relative_to(root).as_posix()
+    except ValueError:
+        rel = path.as_posix()
+    rel = "." if rel in ("", ".") else rel
+    return os.fsencode(rel).decode("utf-8", "backslashreplace")
 
 
 def _source_file(root: Path, rel: str, package_dirs: dict[str, bool]) -> SourceFile:

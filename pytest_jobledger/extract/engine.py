@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
 
 from ..config import Config
 from ..ledger.model import Job, Ledger, Pattern, Unsupported
 from .discovery import SourceFile, iter_source_files
 from .frameworks import FRAMEWORKS
-from .loading import SourceLoader
+from .loading import MAX_FILE_BYTES_CEILING, RETAINED_WORK, SourceLoader
 from .records import ModuleSummary
 from .resolve import ProjectIndex
 from .rows import RowBuilder
@@ -27,17 +28,33 @@ from .sites import Sites
 _TRIGGER = (rb"task\b", rb"\bactor\b", rb"\bjob\b")
 
 
-def extract_ledger(config: Config) -> Ledger:
+@dataclass(frozen=True)
+class Extraction:
+    """A ledger, and what the configuration said that extraction had to overrule or found
+    suspicious (one line each, located at the configuration file). Warnings are not part of the
+    ledger file: they are about the configuration, not the code."""
+
+    ledger: Ledger
+    warnings: tuple[str, ...] = ()
+
+
+def extract(config: Config) -> Extraction:
     """Every job registration under the configured paths; nothing is imported or executed."""
     extractor = Extractor(config)
     jobs: list[Job] = []
-    unsupported: list[Unsupported] = []
+    unsupported: list[Unsupported] = list(extractor.walk_problems)
     for job_or_problem in extractor.run():
         if isinstance(job_or_problem, Job):
             jobs.append(job_or_problem)
         else:
             unsupported.append(job_or_problem)
-    return Ledger.build(jobs, [*unsupported, *extractor.loader.problems])
+    ledger = Ledger.build(jobs, [*unsupported, *extractor.loader.problems])
+    return Extraction(ledger, extractor.warnings())
+
+
+def extract_ledger(config: Config) -> Ledger:
+    """The ledger of :func:`extract`."""
+    return extract(config).ledger
 
 
 def trigger_pattern(config: Config) -> re.Pattern[bytes]:
@@ -52,7 +69,10 @@ def _word_pattern(words: Iterable[str], base: Sequence[bytes] = _TRIGGER) -> re.
 class Extractor:
     def __init__(self, config: Config) -> None:
         self.config = config
-        self.files = list(iter_source_files(config.root, config.paths, config.all_excludes))
+        self.walk_problems: list[Unsupported] = []
+        self.files = list(
+            iter_source_files(config.root, config.paths, config.all_excludes, self._unlisted)
+        )
         canonical: dict[str, str] = {}
         instances: set[str] = set()
         keys: set[str] = set(config.decorators)
@@ -60,7 +80,8 @@ class Extractor:
             canonical.update(framework.canonical)
             instances |= framework.instance_classes
             keys |= set(framework.decorators)
-        self.loader = SourceLoader(config.max_file_bytes, config.root)
+        max_file_bytes = min(config.max_file_bytes, MAX_FILE_BYTES_CEILING)
+        self.loader = SourceLoader(max_file_bytes, config.root, RETAINED_WORK)
         self.index = ProjectIndex(
             files=self.files,
             loader=self.loader,
@@ -70,6 +91,38 @@ class Extractor:
         )
         self.sites = Sites(self.index, config, RowBuilder(self.index, config))
         self.trigger = trigger_pattern(config)
+
+    def _unlisted(self, rel_path: str, reason: str) -> None:
+        self.walk_problems.append(
+            Unsupported(
+                rel_path,
+                1,
+                Pattern.UNREADABLE,
+                f"{reason}; jobs under it are missing. Fix its permissions, or exclude it in "
+                "[tool.jobledger] if it holds no jobs",
+            )
+        )
+
+    def warnings(self) -> tuple[str, ...]:
+        """What the configuration asked for that extraction overruled or could not find."""
+        where = self.config.display(self.config.source) if self.config.source else "configuration"
+        found: list[str] = []
+        if self.config.max_file_bytes > MAX_FILE_BYTES_CEILING:
+            found.append(
+                f"{where}: [tool.jobledger] max_file_bytes = {self.config.max_file_bytes:,} is "
+                f"over the ceiling of {MAX_FILE_BYTES_CEILING:,} bytes, which configuration "
+                "cannot raise; larger files are reported, not parsed"
+            )
+        for qualname in sorted(self.config.decorators):
+            if qualname in self.sites.matched or self.index.defines(qualname):
+                continue
+            near = self.index.near(qualname)
+            hint = f" (did you mean {near!r}?)" if near else ""
+            found.append(
+                f'{where}: [tool.jobledger.decorators."{qualname}"] names nothing in the scanned '
+                f"tree and no registration uses it{hint}; check the name and paths"
+            )
+        return tuple(found)
 
     def run(self) -> Iterator[Job | Unsupported]:
         skipped: list[SourceFile] = []
@@ -81,7 +134,7 @@ class Extractor:
             if not self.trigger.search(data):
                 skipped.append(source)
                 continue
-            summary = self.loader.summary(source, data)
+            summary = self.loader.summary(source, data, pin=True)
             if summary is not None:
                 aliases |= self._decorator_aliases(summary)
                 yield from self.scan(summary)
@@ -94,17 +147,20 @@ class Extractor:
             data = self.loader.read(source)
             if data is None or not alias_pattern.search(data):
                 continue
-            summary = self.loader.summary(source, data)
+            summary = self.loader.summary(source, data, pin=True)
             if summary is not None:
                 yield from self.scan(summary)
 
     def _decorator_aliases(self, summary: ModuleSummary) -> set[str]:
-        """Module-level names in ``summary`` bound (by assignment) to a job decorator."""
+        """Module-level names in ``summary`` bound (by assignment) to a job decorator, or that
+        may be one though the resolver refuses them (their users must be found to be reported)."""
         found: set[str] = set()
         for name, bindings in summary.bindings.items():
             if any(binding.kind == "assign" for binding in bindings):
                 ref = self.index.resolve_name(summary, name)
-                if ref is not None and self.sites.match(ref) is not None:
+                if ref is None:
+                    continue
+                if self.sites.match(ref) is not None or self.sites.refused_job(ref, name):
                     found.add(name)
         return found
 

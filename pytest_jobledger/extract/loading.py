@@ -1,12 +1,22 @@
-"""Reading and parsing scanned files, once each: bytes in, a module summary or a located problem.
+"""Reading and parsing scanned files: bytes in, a module summary or a located problem.
 
-A file that is too large, unreadable, undecodable or not valid Python is never a crash and never a
-silent gap: it becomes an :class:`~pytest_jobledger.ledger.model.Unsupported` entry naming the file
-and line, so the gate fails until the file parses or is excluded on purpose.
+A file that is too large, unreadable, undecodable, too deeply nested, or not valid Python is never
+a crash and never a silent gap: it becomes an :class:`~pytest_jobledger.ledger.model.Unsupported`
+entry naming the file and line, so the gate fails until the file parses or is excluded on purpose.
+
+Nothing reaches libcst before :func:`~.limits.measure` has vouched for it: libcst's native parser
+can segfault on deep nesting and is superlinear in it, so a file over the nesting or work limit is
+refused here. Summaries are kept in a cache bounded by the parser work they stand for (about one
+token each), so the memory of a run stays bounded however large the tree; a module pushed out is
+parsed again if it is needed again.
 """
 
 from __future__ import annotations
 
+import ast
+import io
+import tokenize
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -15,32 +25,43 @@ import libcst as cst
 from ..ledger.model import Pattern, Unsupported
 from ..paths import FileTooLarge, read_regular
 from .discovery import SourceFile
+from .limits import MAX_DEPTH, MAX_WORK, Cost, measure
 from .records import ModuleSummary
+from .tokens import line_of
 from .walker import summarize
+
+#: ``max_file_bytes`` can be raised up to this and no further by a repository's configuration:
+#: files are read whole, and a pull request must not be able to make CI read gigabytes.
+MAX_FILE_BYTES_CEILING = 16 * 1024 * 1024
+
+#: Parser work the kept summaries may stand for, together (see :data:`.limits.MAX_WORK`). A
+#: summary keeps about 0.1 KB per unit, so this is some 100 MB, however large the tree.
+RETAINED_WORK = 10 * MAX_WORK
+
+_SPLIT = "split the module, or add it to exclude in [tool.jobledger] if it registers no jobs"
 
 
 @dataclass
 class SourceLoader:
-    """Reads and parses files on demand, keeping each summary and every problem met."""
+    """Reads and parses files on demand, keeping recent summaries and every problem met."""
 
     max_file_bytes: int
     root: Path | None = None
+    retained_work: int = RETAINED_WORK
     problems: list[Unsupported] = field(default_factory=list)
-    _summaries: dict[str, ModuleSummary | None] = field(default_factory=dict)
+    _summaries: OrderedDict[str, tuple[ModuleSummary, int]] = field(default_factory=OrderedDict)
+    _failed: set[str] = field(default_factory=set)
+    _retained: int = 0
+    _pinned: str | None = None
+    #: The most parser work the cache has stood for at once, after letting summaries go.
+    peak_retained: int = 0
 
     def read(self, source: SourceFile) -> bytes | None:
         """The file's bytes: a regular file inside the root, within ``max_file_bytes``."""
         try:
             return read_regular(source.abs_path, root=self.root, limit=self.max_file_bytes)
         except FileTooLarge as exc:
-            self._problem(
-                source,
-                1,
-                Pattern.FILE_TOO_LARGE,
-                f"{exc.size} bytes is over max_file_bytes ({self.max_file_bytes}); it was not "
-                "parsed, so jobs it registers are missing. Raise [tool.jobledger] "
-                "max_file_bytes, or add the file to exclude if it registers no jobs",
-            )
+            self._problem(source, 1, Pattern.FILE_TOO_LARGE, self._too_large(exc.size))
             return None
         except OSError as exc:
             self._problem(
@@ -51,46 +72,94 @@ class SourceLoader:
             )
             return None
 
-    def summary(self, source: SourceFile, data: bytes | None = None) -> ModuleSummary | None:
-        """The file's summary, parsed once (``None`` when it cannot be read or parsed)."""
-        key = source.rel_path
-        if key not in self._summaries:
-            if data is None:
-                data = self.read(source)
-            self._summaries[key] = None if data is None else self._parse(source, data)
-        return self._summaries[key]
+    def _too_large(self, size: int) -> str:
+        missing = f"{size:,} bytes is over max_file_bytes ({self.max_file_bytes:,}); it was not "
+        missing += "parsed, so jobs it registers are missing. "
+        if self.max_file_bytes < MAX_FILE_BYTES_CEILING <= size:
+            return (
+                missing + f"It is over the {MAX_FILE_BYTES_CEILING:,}-byte ceiling too: " + _SPLIT
+            )
+        if self.max_file_bytes < MAX_FILE_BYTES_CEILING:
+            return missing + (
+                f"Raise [tool.jobledger] max_file_bytes (up to {MAX_FILE_BYTES_CEILING:,}), or "
+                "add the file to exclude if it registers no jobs"
+            )
+        return missing + f"That is the ceiling, which configuration cannot raise: {_SPLIT}"
 
-    def _parse(self, source: SourceFile, data: bytes) -> ModuleSummary | None:
-        try:
-            tree = cst.parse_module(data)
-        except cst.ParserSyntaxError as exc:
-            self._problem(
-                source,
-                exc.raw_line,
-                Pattern.SYNTAX_ERROR,
-                f"cannot parse: {exc.message}; jobs in this file are not in the ledger until "
-                "it parses",
-            )
+    def summary(
+        self, source: SourceFile, data: bytes | None = None, *, pin: bool = False
+    ) -> ModuleSummary | None:
+        """The file's summary (``None`` when it cannot be read or parsed), parsed on first use
+        and again only if the cache let it go. ``pin`` keeps it cached until another file is
+        pinned: the module being scanned must stay the one object its places refer to."""
+        key = source.rel_path
+        if pin:
+            self._pinned = key
+        if key in self._failed:
             return None
-        except (SyntaxError, UnicodeDecodeError, LookupError) as exc:
-            self._problem(
-                source,
-                getattr(exc, "lineno", None) or 1,
-                Pattern.DECODE_ERROR,
-                f"cannot decode the file ({_decode_reason(exc)}); save it as UTF-8 or fix its "
-                "coding cookie",
-            )
+        kept = self._summaries.get(key)
+        if kept is not None:
+            self._summaries.move_to_end(key)
+            return kept[0]
+        if data is None:
+            data = self.read(source)
+        parsed = None if data is None else self._parse(source, data)
+        if parsed is None:
+            self._failed.add(key)
             return None
-        except RecursionError:
+        self._keep(key, *parsed)
+        return parsed[0]
+
+    def _keep(self, key: str, summary: ModuleSummary, work: int) -> None:
+        """Cache ``summary``; let the oldest others go while the cache is over its bound."""
+        self._summaries[key] = (summary, work)
+        self._retained += work
+        excess = self._retained - self.retained_work
+        victims: list[str] = []
+        for old, (_, old_work) in self._summaries.items():
+            if excess <= 0:
+                break
+            if old not in (key, self._pinned):
+                victims.append(old)
+                excess -= old_work
+        for old in victims:
+            self._retained -= self._summaries.pop(old)[1]
+        self.peak_retained = max(self.peak_retained, self._retained)
+
+    def _parse(self, source: SourceFile, data: bytes) -> tuple[ModuleSummary, int] | None:
+        text = self._decode(source, data)
+        if text is None:
+            return None
+        cost = measure(text)
+        if cost.too_deep_line is not None:
             self._problem(
                 source,
-                1,
+                cost.too_deep_line,
                 Pattern.TOO_COMPLEX,
-                "too deeply nested to parse; jobs in it are not listed",
+                f"nested more than {MAX_DEPTH} levels deep here (brackets, chained operators, "
+                "elif chains and indentation together), too deep to parse safely; it was not "
+                "parsed, so jobs it registers are missing. Simplify this expression, or add the "
+                "file to exclude if it registers no jobs",
             )
             return None
+        if cost.too_much_work_line is not None:
+            # deep nesting makes each token cost more: a small file can run out of work there
+            deep = cost.depth > MAX_DEPTH // 2
+            self._problem(
+                source,
+                cost.too_much_work_line if deep else 1,
+                Pattern.TOO_COMPLEX if deep else Pattern.FILE_TOO_LARGE,
+                f"too {'deeply nested' if deep else 'large'} to parse within the tool's limits "
+                f"(its parser work, about one unit per token and more for deeply nested ones, "
+                f"passes {MAX_WORK:,} units at line {cost.too_much_work_line}); it was not "
+                f"parsed, so jobs it registers are missing: {_SPLIT}",
+            )
+            return None
+        tree = self._libcst(source, text, cost)
+        if tree is None:
+            return None
         try:
-            return summarize(source, tree, data)
+            return summarize(source, tree, data), cost.work
         except RecursionError:
             self._problem(
                 source,
@@ -100,14 +169,77 @@ class SourceLoader:
             )
             return None
 
+    def _decode(self, source: SourceFile, data: bytes) -> str | None:
+        """The text, decoded the way Python reads source (a BOM, a coding cookie, else UTF-8)."""
+        try:
+            encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+            return data.decode(encoding)
+        except UnicodeDecodeError as exc:
+            line = line_of(data[: exc.start].decode("latin-1"), exc.start)
+            reason = (
+                f"byte 0x{exc.object[exc.start]:02x} at offset {exc.start} is not {exc.encoding}"
+            )
+        except (SyntaxError, LookupError) as exc:
+            line = getattr(exc, "lineno", None) or 1
+            reason = str(getattr(exc, "msg", None) or exc)
+        self._problem(
+            source,
+            line,
+            Pattern.DECODE_ERROR,
+            f"cannot decode the file ({reason}); save it as UTF-8 or fix its coding cookie",
+        )
+        return None
+
+    def _libcst(self, source: SourceFile, text: str, cost: Cost) -> cst.Module | None:
+        try:
+            return cst.parse_module(text)
+        except cst.ParserSyntaxError as exc:
+            self._problem(
+                source,
+                _error_line(exc, text, cost),
+                Pattern.SYNTAX_ERROR,
+                f"cannot parse: {exc.message}; jobs in this file are not in the ledger until "
+                "it parses",
+            )
+        except RecursionError:
+            self._problem(
+                source,
+                1,
+                Pattern.TOO_COMPLEX,
+                "too deeply nested to parse; jobs in it are not listed",
+            )
+        except MemoryError:
+            self._problem(
+                source, 1, Pattern.FILE_TOO_LARGE, f"ran out of memory parsing it: {_SPLIT}"
+            )
+        except BaseException as exc:  # libcst's native parser panics as a BaseException
+            if isinstance(exc, (KeyboardInterrupt, SystemExit, GeneratorExit)):
+                raise
+            self._problem(
+                source,
+                1,
+                Pattern.SYNTAX_ERROR,
+                "cannot parse: the parser failed on this file (please report it to "
+                "pytest-jobledger with the file); jobs in this file are not in the ledger",
+            )
+        return None
+
     def _problem(self, source: SourceFile, line: int, pattern: Pattern, message: str) -> None:
         self.problems.append(Unsupported(source.rel_path, max(line, 1), pattern, message))
 
 
-def _decode_reason(exc: BaseException) -> str:
-    if isinstance(exc, UnicodeDecodeError):
-        return f"byte 0x{exc.object[exc.start]:02x} at offset {exc.start} is not {exc.encoding}"
-    if isinstance(exc, LookupError):
-        return str(exc)
-    message = getattr(exc, "msg", None) or str(exc)
-    return str(message)
+def _error_line(exc: cst.ParserSyntaxError, text: str, cost: Cost) -> int:
+    """Where a parse error is. libcst places its tokenizer's errors at 1:1, so those are located
+    by the first character that starts no token (a NUL, an unterminated string), else by
+    CPython's own parser, which only parses and never runs anything."""
+    if not exc.message.startswith("tokenizer error"):
+        return exc.raw_line
+    if cost.stray_line is not None:
+        return cost.stray_line
+    try:
+        compile(text, "<scanned file>", "exec", ast.PyCF_ONLY_AST, dont_inherit=True)
+    except SyntaxError as error:
+        return error.lineno or exc.raw_line
+    except (ValueError, MemoryError, RecursionError):
+        pass
+    return exc.raw_line

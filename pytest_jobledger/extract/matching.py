@@ -19,6 +19,17 @@ class Match:
     spec: DecoratorSpec | None = None
 
 
+def spelled_like_a_job(dotted: str, config: Config) -> bool:
+    """Whether a decorator spelled ``dotted`` could be a job decorator by its name alone: its last
+    part is spelled the way every framework's job decorators are (``*task``: Celery, Huey;
+    ``actor``: Dramatiq; ``job``: RQ) or a configured decorator's is. The extraction engine's
+    text filter (``engine._TRIGGER``) looks for the same words."""
+    last = dotted.rsplit(".", 1)[-1]
+    if last.endswith("task") or last in ("actor", "job"):
+        return True
+    return any(name.rsplit(".", 1)[-1] == last for name in config.decorators)
+
+
 def match(ref: Ref, config: Config) -> Match | None:
     """The framework and rules of the decorator ``ref`` names, or ``None`` if it is not one."""
     for name in sorted(ref.names | {ref.qualname}):

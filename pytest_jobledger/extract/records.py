@@ -14,8 +14,9 @@ from .discovery import SourceFile
 class Binding:
     """One statement that binds a module-level name.
 
-    ``kind`` is ``import`` (``target`` is the dotted name imported), ``assign`` (``value`` is the
-    expression), ``def``, ``class`` or ``other`` (any other rebinding: loops, ``global``, ``del``…).
+    ``kind`` is ``import`` (``target`` is the dotted name imported, ``None`` for a relative import
+    that climbs above the top-level package), ``assign`` (``value`` is the expression), ``def``,
+    ``class`` or ``other`` (any other rebinding: loops, ``global``, ``del``…).
     """
 
     kind: str

@@ -5,21 +5,51 @@ is first needed (a registration file, or a module one of them imports from), so 
 proportional to the files that matter. A name resolves to a :class:`Ref`: the dotted path it was
 reached by, plus a canonical *key* that framework adapters match on (``celery.Celery().task`` for
 the ``task`` method of any Celery app object).
+
+A name the resolver refuses to follow (bound more than once, imported from a module the tree
+should hold but does not, or defined through too many names) still resolves, to a ``Ref`` whose
+:class:`Refusal` says why and whose key matches no framework: the places that use it can then be
+reported instead of vanishing.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import libcst as cst
 
+from ..ledger.model import Pattern
+from ..text import did_you_mean
 from .discovery import SourceFile
 from .loading import SourceLoader
-from .records import Binding, ClassInfo, FunctionInfo, ModuleSummary
+from .records import Binding, ClassInfo, FunctionInfo, ModuleSummary, dotted_name
 from .values import Outcome, Unknown, evaluate
 
 MAX_DEPTH = 24
+
+#: The key of a refused name: no framework's key starts with it, so it never matches one.
+REFUSED_KEY = "?"
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """Why a name cannot be followed, in words for a message. For a name bound more than once,
+    ``summary`` and ``name`` say where, so :meth:`ProjectIndex.candidates` can tell what each
+    binding would mean; ``rest`` is the attribute chain used after it (``task`` of ``app.task``).
+    """
+
+    pattern: Pattern
+    reason: str
+    summary: ModuleSummary | None = None
+    name: str | None = None
+    rest: tuple[str, ...] = ()
+    #: ``path:line`` of the import that led to the name, from the module that uses it.
+    imported_at: str | None = None
+
+    @property
+    def message(self) -> str:
+        return self.reason + (f" (imported at {self.imported_at})" if self.imported_at else "")
 
 
 @dataclass(frozen=True)
@@ -46,10 +76,24 @@ class Ref:
     klass: ClassInfo | None = None
     presets: tuple[Preset, ...] = ()
     called: bool = False
+    refusal: Refusal | None = None
 
     def attribute(self, attr: str) -> Ref:
         qualname = f"{self.qualname}.{attr}"
-        return Ref(qualname=qualname, key=f"{self.key}.{attr}", names=frozenset({qualname}))
+        refusal = self.refusal
+        if refusal is not None:
+            refusal = replace(refusal, rest=(*refusal.rest, attr))
+        return Ref(
+            qualname=qualname,
+            key=f"{self.key}.{attr}",
+            names=frozenset({qualname}),
+            refusal=refusal,
+        )
+
+
+def refused(qualname: str, refusal: Refusal) -> Ref:
+    """A name that cannot be followed, known by the spelling it was reached by."""
+    return Ref(qualname=qualname, key=REFUSED_KEY, names=frozenset({qualname}), refusal=refusal)
 
 
 @dataclass
@@ -87,7 +131,7 @@ class ProjectIndex:
     def follow(self, qualname: str, depth: int = 0) -> Ref | None:
         """Resolve an absolute dotted name, looking inside scanned modules where it leads."""
         if depth > MAX_DEPTH:
-            return None
+            return _too_deep(qualname)
         parts = qualname.split(".")
         for cut in range(len(parts), 0, -1):
             module = ".".join(parts[:cut])
@@ -102,11 +146,13 @@ class ProjectIndex:
                     module=self.summary_for_module(module),
                 )
             summary = self.summary_for_module(module)
-            if summary is None or parts[cut] not in summary.bindings:
-                break
+            if summary is None:
+                path = self.by_module[module].rel_path
+                reason = f"{module} ({path}) could not be parsed (see its own entry)"
+                return refused(qualname, Refusal(Pattern.UNRESOLVED_IMPORT, reason))
             ref = self.resolve_name(summary, parts[cut], depth + 1)
             if ref is None:
-                return None
+                return refused(qualname, self._missing(summary, qualname, parts[cut]))
             for attr in parts[cut + 1 :]:
                 ref = self.attribute(ref, attr, depth + 1)
                 if ref is None:
@@ -114,28 +160,96 @@ class ProjectIndex:
             return _with_name(ref, qualname)
         return Ref(qualname=qualname, key=self.canonical_key(qualname), names=frozenset({qualname}))
 
+    def _missing(self, summary: ModuleSummary, qualname: str, name: str) -> Refusal:
+        """``qualname`` leads into the scanned module of ``summary``, which has no ``name``."""
+        module, path = summary.source.module, summary.source.rel_path
+        reason = f"{qualname} is not in the scanned tree: {path} defines no {name}"
+        if summary.star_imports:
+            reason += " (nor do its star imports)"
+        if summary.source.is_package:
+            reason += f", and no module {module}.{name} is under the configured paths"
+        return Refusal(Pattern.UNRESOLVED_IMPORT, reason)
+
     def attribute(self, ref: Ref, attr: str, depth: int = 0) -> Ref | None:
         if ref.is_module:
             return self.follow(f"{ref.qualname}.{attr}", depth + 1)
         return ref.attribute(attr)
 
+    # -- configuration -----------------------------------------------------------------------
+
+    def defines(self, qualname: str) -> bool:
+        """Whether a scanned module binds ``qualname`` (``acme.jobs.job``: acme/jobs.py binds
+        ``job``), or ``qualname`` is itself a scanned module."""
+        module, _, name = qualname.rpartition(".")
+        if qualname in self.by_module:
+            return True
+        summary = self.summary_for_module(module) if module in self.by_module else None
+        return summary is not None and (name in summary.bindings or bool(summary.star_imports))
+
+    def near(self, qualname: str) -> str | None:
+        """A scanned name close to ``qualname`` (a likely typo of it), or ``None``."""
+        module, _, name = qualname.rpartition(".")
+        summary = self.summary_for_module(module) if module in self.by_module else None
+        if summary is not None:
+            close = did_you_mean(name, summary.bindings)
+            return f"{module}.{close}" if close else None
+        close = did_you_mean(module, self.by_module)
+        return f"{close}.{name}" if close else None
+
     def resolve_name(self, summary: ModuleSummary, name: str, depth: int = 0) -> Ref | None:
+        """What ``name`` means at module level in ``summary``'s module: ``None`` when it is not
+        bound there (a builtin, or a name only a function defines)."""
+        local = f"{summary.source.module}.{name}"
         if depth > MAX_DEPTH:
-            return None
-        module = summary.source.module
+            return _too_deep(local)
         bindings = summary.bindings.get(name)
         if not bindings:
             for star in reversed(summary.star_imports):
                 ref = self.follow(f"{star}.{name}", depth + 1)
-                if ref is not None:
+                if ref is not None and ref.refusal is None:
                     return ref
             return None
         binding = _single(bindings)
         if binding is None:
-            return None
+            lines = ", ".join(str(b.line) for b in bindings)
+            reason = (
+                f"{name} is bound more than once in {summary.source.rel_path} (lines {lines}) "
+                "and the parser cannot tell which binding is in force"
+            )
+            return refused(local, Refusal(Pattern.AMBIGUOUS_NAME, reason, summary, name))
+        return self._binding(summary, name, binding, depth)
+
+    def candidates(self, refusal: Refusal) -> tuple[Ref, ...]:
+        """For a name bound more than once: what each binding would make of it (with the
+        attributes used after it), for the bindings that can be followed."""
+        if refusal.summary is None or refusal.name is None:
+            return ()
+        found: list[Ref] = []
+        for binding in refusal.summary.bindings.get(refusal.name, []):
+            ref = self._binding(refusal.summary, refusal.name, binding, 1)
+            for attr in refusal.rest:
+                ref = None if ref is None else self.attribute(ref, attr, 1)
+            if ref is not None and ref.refusal is None:
+                found.append(ref)
+        return tuple(found)
+
+    def _binding(
+        self, summary: ModuleSummary, name: str, binding: Binding, depth: int
+    ) -> Ref | None:
+        module = summary.source.module
         local = f"{module}.{name}"
+        if binding.kind == "import" and binding.target is None:
+            reason = (
+                f"{name} is imported at {summary.source.rel_path}:{binding.line} by a relative "
+                "import that climbs above the top-level package"
+            )
+            return refused(local, Refusal(Pattern.UNRESOLVED_IMPORT, reason))
         if binding.kind == "import" and binding.target is not None:
-            return self.follow(binding.target, depth + 1)
+            ref = self.follow(binding.target, depth + 1)
+            if ref is not None and ref.refusal is not None:
+                where = f"{summary.source.rel_path}:{binding.line}"
+                ref = replace(ref, refusal=replace(ref.refusal, imported_at=where))
+            return ref
         if binding.kind == "def":
             info = summary.functions.get(name)
             return Ref(local, local, frozenset({local}), module=summary, function=info)
@@ -151,6 +265,8 @@ class ProjectIndex:
     ) -> Ref | None:
         if isinstance(value, (cst.Name, cst.Attribute)):
             ref = self.resolve_expr(summary, value, depth + 1)
+            if ref is not None and ref.refusal is not None:
+                return ref
             return _with_name(ref, local) if ref is not None else None
         opaque = Ref(local, local, frozenset({local}), module=summary)
         if not isinstance(value, cst.Call):
@@ -158,6 +274,8 @@ class ProjectIndex:
         callee = self.resolve_expr(summary, value.func, depth + 1)
         if callee is None:
             return opaque
+        if callee.refusal is not None:  # ``alias = app.task(...)`` with ``app`` refused
+            return refused(local, callee.refusal)
         instance_of = self.instance_key(callee, depth + 1)
         if instance_of is not None:
             return Ref(local, f"{instance_of}()", frozenset({local}), module=summary)
@@ -188,6 +306,8 @@ class ProjectIndex:
     def resolve_expr(
         self, summary: ModuleSummary, node: cst.BaseExpression, depth: int = 0
     ) -> Ref | None:
+        if depth > MAX_DEPTH:
+            return _too_deep(f"{summary.source.module}.{source_name(node)}")
         if isinstance(node, cst.Name):
             return self.resolve_name(summary, node.value, depth + 1)
         if isinstance(node, cst.Attribute):
@@ -213,6 +333,8 @@ class ProjectIndex:
         if binding is None:
             lines = ", ".join(str(b.line) for b in bindings)
             return Unknown(f"{head} is bound more than once in {module} (lines {lines})")
+        if binding.kind == "import" and binding.target is None:
+            return Unknown(f"{head} is imported by a relative import above the top-level package")
         if binding.kind == "import" and binding.target is not None:
             return self._imported_value(
                 f"{binding.target}.{rest}" if rest else binding.target, depth
@@ -249,29 +371,27 @@ def _single(bindings: list[Binding]) -> Binding | None:
 
 
 def _with_name(ref: Ref, qualname: str) -> Ref:
-    return Ref(
-        qualname=ref.qualname,
-        key=ref.key,
-        names=ref.names | {qualname},
-        is_module=ref.is_module,
-        module=ref.module,
-        function=ref.function,
-        klass=ref.klass,
-        presets=ref.presets,
-        called=ref.called,
-    )
+    return replace(ref, names=ref.names | {qualname})
 
 
 def _add_preset(ref: Ref, preset: Preset, *, called: bool) -> Ref:
-    return Ref(
-        qualname=ref.qualname,
-        key=ref.key,
-        names=ref.names,
-        module=ref.module,
-        function=ref.function,
+    return replace(
+        ref,
+        is_module=False,
+        klass=None,
         presets=(*ref.presets, preset),
         called=called or ref.called,
     )
+
+
+def _too_deep(qualname: str) -> Ref:
+    reason = f"{qualname} is defined through more than {MAX_DEPTH} names or imports (or a cycle)"
+    return refused(qualname, Refusal(Pattern.TOO_COMPLEX, reason))
+
+
+def source_name(node: cst.BaseExpression) -> str:
+    """``a.b.c`` for a chain of names, else ``…`` (for messages only)."""
+    return dotted_name(node) or "…"
 
 
 def _has_positional(call: cst.Call) -> bool:

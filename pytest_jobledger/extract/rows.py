@@ -15,7 +15,7 @@ from .arguments import CallArguments, ParameterDefault, Reading, read
 from .matching import Match
 from .records import ClassInfo, FunctionInfo, ModuleSummary
 from .resolve import ProjectIndex, Ref
-from .values import Outcome
+from .values import Outcome, writable
 
 _MAX_BASE_DEPTH = 8
 
@@ -94,7 +94,7 @@ class RowBuilder:
             retry_delay_s=_number(fields.get("retry_delay_s")),
             soft_time_limit_s=_number(fields.get("soft_time_limit_s")),
             time_limit_s=_number(fields.get("time_limit_s")),
-            docstring=target.docstring() or None,
+            docstring=writable(target.docstring() or "") or None,
             options=dict(sorted(reading.options.items())),
             unresolved=dict(sorted(reading.unresolved.items())),
             defaults=dict(sorted(reading.defaults.items())),

@@ -1,12 +1,20 @@
 """Each place that could register a job, judged: a decorated definition, a call-style
-registration (``app.task(fn)``) or a task class handed to ``register_task``. A place that
-registers a job the parser cannot follow (inside a function, a loop, or something that is not a
-function of the module) becomes an :class:`Unsupported` entry, never a silent gap."""
+registration (``app.task(fn)``, or ``fn = app.task(fn)`` as Celery's docs write it) or a task
+class handed to ``register_task``. A place that registers a job the parser cannot follow (inside a
+function, a loop, something that is not a function of the module) becomes an :class:`Unsupported`
+entry, never a silent gap.
+
+So does a decorator whose name the resolver refuses (bound more than once, imported from a module
+the tree should hold but does not) when it may be a job decorator: one of its bindings is one, or
+it is spelled like one (:func:`~.matching.spelled_like_a_job`). A refused name spelled like
+``login_required`` is left alone: most decorators are not jobs, and reporting every one would
+bury the real gaps.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import libcst as cst
 
@@ -14,8 +22,8 @@ from ..config import Config
 from ..ledger.model import Job, Pattern, Unsupported
 from .arguments import CallArguments, read
 from .frameworks import FRAMEWORKS
-from .matching import Match, match
-from .records import CallSite, Context, DecoratorSite, FunctionInfo, ModuleSummary
+from .matching import Match, match, spelled_like_a_job
+from .records import CallSite, Context, DecoratorSite, FunctionInfo, ModuleSummary, dotted_name
 from .resolve import ProjectIndex, Ref
 from .rows import RowBuilder, Scope
 from .values import source_text
@@ -28,9 +36,15 @@ class Sites:
     index: ProjectIndex
     config: Config
     rows: RowBuilder
+    #: The configured decorators some place matched (a configured name nothing matches, and
+    #: that no scanned module defines, is worth a warning).
+    matched: set[str] = field(default_factory=set)
 
     def match(self, ref: Ref) -> Match | None:
-        return match(ref, self.config)
+        found = match(ref, self.config)
+        if found is not None and found.spec is not None:
+            self.matched.add(found.spec.qualname)
+        return found
 
     def _inside_configured_decorator(self, summary: ModuleSummary, context: Context) -> bool:
         """The body of a configured homegrown decorator is its implementation, not a job."""
@@ -48,6 +62,8 @@ class Sites:
         ref = self.index.resolve_expr(summary, callee)
         match = self.match(ref) if ref is not None else None
         if ref is None or match is None:
+            if ref is not None and not self._inside_configured_decorator(summary, site.context):
+                yield from self._refused(summary, site.line, callee, ref, site.target.name)
             return
         if self._inside_configured_decorator(summary, site.context):
             return
@@ -70,9 +86,14 @@ class Sites:
             yield from self._class_registration(summary, site, ref)
             return
         match = self.match(ref)
-        if match is None:
-            return
         positional = [arg for arg in call.args if not arg.keyword and not arg.star]
+        if match is None:
+            # ``app.task(fn)`` with a refused ``app``: reported when it hands over a function
+            # of this module (``send_task("name")`` and the like register nothing)
+            handed = positional[0].value if positional else None
+            if handed is not None and self._local_function(summary, handed, call) is not None:
+                yield from self._refused(summary, site.line, callee, ref, source_text(handed, 40))
+            return
         if curried:
             assert isinstance(call.func, cst.Call)
             registration_args: Sequence[cst.Arg] = call.func.args
@@ -90,7 +111,7 @@ class Sites:
         if problem is not None:
             yield problem
             return
-        target = self._local_function(summary, target_node)
+        target = self._local_function(summary, target_node, call)
         if target is None:
             yield Unsupported(
                 summary.source.rel_path,
@@ -104,14 +125,61 @@ class Sites:
         yield self.rows.job(summary, target, summary, site.line, match, ref, registration_args)
 
     def _local_function(
-        self, summary: ModuleSummary, node: cst.BaseExpression
+        self, summary: ModuleSummary, node: cst.BaseExpression, call: cst.Call
     ) -> FunctionInfo | None:
+        """The module-level function ``node`` names, when ``call`` registers it: a function
+        bound once, or rebound by this very call (``fn = app.task(fn)``)."""
         if not isinstance(node, cst.Name):
             return None
         ref = self.index.resolve_name(summary, node.value)
-        if ref is None or ref.function is None or ref.module is not summary:
+        if ref is not None and ref.function is not None and ref.module is summary:
+            return ref.function
+        bindings = summary.bindings.get(node.value, [])
+        defs = [b for b in bindings if b.kind == "def"]
+        rebinds = [b for b in bindings if b.kind != "def"]
+        if (
+            len(defs) == 1
+            and rebinds
+            and all(
+                b.kind == "assign" and b.value is call and b.line > defs[0].line for b in rebinds
+            )
+        ):
+            return summary.functions.get(node.value)
+        return None
+
+    def refused_job(self, ref: Ref, spelled: str) -> str | None:
+        """For a refused name spelled ``spelled``: what it may register (``"a celery job"``,
+        when one of its bindings is a Celery decorator; ``"a job"``, when only its spelling says
+        so), or ``None`` when nothing suggests it is a job decorator."""
+        if ref.refusal is None:
             return None
-        return ref.function
+        for candidate in self.index.candidates(ref.refusal):
+            found = self.match(candidate)
+            if found is not None:
+                return f"a {found.framework} job"
+        return "a job" if spelled_like_a_job(spelled, self.config) else None
+
+    def _refused(
+        self,
+        summary: ModuleSummary,
+        line: int,
+        callee: cst.BaseExpression,
+        ref: Ref,
+        target: str,
+    ) -> Iterator[Unsupported]:
+        """One entry for a place whose decorator the resolver refused, when it may be a job."""
+        spelled = dotted_name(callee) or source_text(callee, 40)
+        maybe = self.refused_job(ref, spelled)
+        if ref.refusal is None or maybe is None:
+            return
+        yield Unsupported(
+            summary.source.rel_path,
+            line,
+            ref.refusal.pattern,
+            f"{spelled} may register {target} as {maybe}, but {ref.refusal.message}, so it is "
+            f"not in the ledger. {_FIXES[ref.refusal.pattern]}, or exclude this file if it "
+            "registers no job",
+        )
 
     def _is_register_method(self, ref: Ref) -> bool:
         return any(ref.key in fw.register_methods for fw in FRAMEWORKS.values())
@@ -175,3 +243,12 @@ class Sites:
                 "the parser cannot name; write one module-level registration per job",
             )
         return None
+
+
+_FIXES = {
+    Pattern.AMBIGUOUS_NAME: "Bind the name once at module level",
+    Pattern.UNRESOLVED_IMPORT: (
+        "Fix the import, or add the module's folder to [tool.jobledger] paths"
+    ),
+    Pattern.TOO_COMPLEX: "Import the decorator directly from where it is defined",
+}

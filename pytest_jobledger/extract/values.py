@@ -9,6 +9,7 @@ evaluated by Python: numbers and strings are read by libcst's own literal reader
 from __future__ import annotations
 
 import operator
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -38,6 +39,16 @@ Outcome = Known | Unknown
 NameLookup = Callable[[str], Outcome]
 
 _EMPTY_MODULE = cst.Module(body=[])
+
+#: A lone surrogate (``"\udfff"`` in source) is a str Python allows and UTF-8 cannot encode.
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def writable(text: str) -> str:
+    """``text`` with each lone surrogate written as its escape (``\\udfff``), as the source
+    spells it: prose such as a docstring stays readable and the ledger stays valid UTF-8, where
+    U+FFFD would hide what was there and dropping the text would hide the rest."""
+    return _SURROGATE.sub(lambda found: f"\\u{ord(found.group()):04x}", text)
 
 
 def source_text(node: cst.CSTNode, limit: int = 80) -> str:
@@ -87,7 +98,12 @@ class _Evaluator:
         if isinstance(node, cst.SimpleString):
             value = node.evaluated_value
             if isinstance(value, bytes):
-                return Unknown(f"{source_text(node)} is bytes, not text")
+                return Unknown(f"{source_text(node)} is a byte string, not text")
+            if _SURROGATE.search(value):
+                return Unknown(
+                    f"{source_text(node)} is not text: it holds a lone surrogate escape, which "
+                    "no UTF-8 file, queue or task name can carry"
+                )
             return Known(value)
         if isinstance(node, cst.ConcatenatedString):
             return self._concat(node)

@@ -64,7 +64,7 @@ def _import_target(node: cst.ImportFrom, package: str) -> str | None:
     if level == 0:
         return module
     parts = package.split(".") if package else []
-    if level - 1 > len(parts):
+    if level - 1 >= len(parts):  # "beyond top-level package": Python refuses it too
         return None
     base = parts[: len(parts) - (level - 1)]
     return ".".join([*base, module] if module else base)
@@ -185,17 +185,22 @@ class _Walker:
             self.block(_suite(orelse.body), getattr(twin, "orelse", None), context)
 
     def if_chain(self, node: cst.If, twin: ast.stmt | None, context: Context) -> None:
-        self.block(_suite(node.body), getattr(twin, "body", None), context)
-        orelse = node.orelse
-        twin_else = getattr(twin, "orelse", None)
-        if isinstance(orelse, cst.If):
-            if twin_else is not None and (
-                len(twin_else) != 1 or not isinstance(twin_else[0], ast.If)
-            ):
-                raise _Misaligned
-            self.if_chain(orelse, twin_else[0] if twin_else else None, context)
-        elif isinstance(orelse, cst.Else):
-            self.block(_suite(orelse.body), twin_else, context)
+        """An ``if``/``elif``/``else`` chain, walked as a loop: libcst nests each ``elif`` in
+        the one before, and a long chain must not cost a Python frame per branch."""
+        current: cst.If | None = node
+        while current is not None:
+            self.block(_suite(current.body), getattr(twin, "body", None), context)
+            orelse = current.orelse
+            twin_else = getattr(twin, "orelse", None)
+            current = None
+            if isinstance(orelse, cst.If):
+                if twin_else is not None and (
+                    len(twin_else) != 1 or not isinstance(twin_else[0], ast.If)
+                ):
+                    raise _Misaligned
+                current, twin = orelse, (twin_else[0] if twin_else else None)
+            elif isinstance(orelse, cst.Else):
+                self.block(_suite(orelse.body), twin_else, context)
 
     def try_statement(
         self, node: cst.Try | cst.TryStar, twin: ast.stmt | None, context: Context
@@ -356,8 +361,8 @@ class _Walker:
             local = imported
             if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
                 local = alias.asname.name.value
-            if base is None:
-                self.summary.bind(local, Binding("other", line))
+            if base is None:  # climbs above the top-level package: an import with no target
+                self.summary.bind(local, Binding("import", line))
             else:
                 target = f"{base}.{imported}" if base else imported
                 self.summary.bind(local, Binding("import", line, target=target))

@@ -61,6 +61,8 @@ class Pattern(str, enum.Enum):
     UNREADABLE = "unreadable"
     FILE_TOO_LARGE = "file-too-large"
     TOO_COMPLEX = "too-complex"
+    AMBIGUOUS_NAME = "ambiguous-name"
+    UNRESOLVED_IMPORT = "unresolved-import"
 
 
 @dataclass(frozen=True)

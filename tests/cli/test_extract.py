@@ -179,3 +179,63 @@ def test_crash_mid_write_leaves_previous_ledger_whole(
     )
     assert ledger.read_text() == "previous\n"
     assert sorted(p.name for p in ledger.parent.iterdir()) == ["job_ledger.json"]
+
+
+MAIL_JOB = "@job(queue='mail')\ndef send():\n    pass\n"
+
+
+def test_a_decorator_table_that_names_nothing_is_a_warning(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = _project(
+        tmp_path,
+        {
+            "acme/__init__.py": "",
+            "acme/jobs.py": "def job(queue='default'):\n    return lambda fn: fn\n",
+            "acme/tasks.py": "from acme.jobs import job\n\n\n" + MAIL_JOB,
+        },
+    )
+    (root / "pyproject.toml").write_text(
+        '[tool.jobledger.decorators."acme.jobs.jbo"]\nqueue = "queue"\n'
+        '[tool.jobledger.decorators."vendor.queue.job"]\nqueue = "queue"\n'
+        '[tool.jobledger.decorators."acme.jobs.job"]\nqueue = "queue"\n'
+    )
+    assert main(["extract", "--root", str(root)]) == 0
+    err = capsys.readouterr().err.splitlines()
+    warnings = [line for line in err if line.startswith("warning:")]
+    assert warnings == [
+        'warning: pyproject.toml: [tool.jobledger.decorators."acme.jobs.jbo"] names nothing in '
+        "the scanned tree and no registration uses it (did you mean 'acme.jobs.job'?); check "
+        "the name and paths",
+        'warning: pyproject.toml: [tool.jobledger.decorators."vendor.queue.job"] names nothing '
+        "in the scanned tree and no registration uses it; check the name and paths",
+    ]
+    assert err[-1].endswith("1 jobs, 0 problems")
+
+
+def test_an_external_decorator_in_use_is_not_a_warning(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = _project(
+        tmp_path,
+        {"tasks.py": "from vendor.queue import job\n\n\n" + MAIL_JOB},
+    )
+    (root / "pyproject.toml").write_text(
+        '[tool.jobledger.decorators."vendor.queue.job"]\nqueue = "queue"\n'
+    )
+    assert main(["extract", "--root", str(root)]) == 0
+    assert "warning" not in capsys.readouterr().err
+
+
+def test_lone_surrogates_are_written_and_printed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = GOOD.replace('"""Charge it."""', '"""Charge \\udfff it."""').replace(
+        'queue="billing"', 'queue="billing\\udfff"'
+    )
+    root = _project(tmp_path, {"tasks.py": source})
+    assert main(["extract", "--root", str(root)]) == 0
+    ledger = json.loads((root / "generated/job_ledger.json").read_bytes().decode("utf-8"))
+    assert ledger["jobs"][0]["docstring"] == "Charge \\udfff it."
+    assert main(["extract", "--root", str(root), "-o", "-"]) == 0
+    assert "Traceback" not in capsys.readouterr().err

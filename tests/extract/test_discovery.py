@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import os
+import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from pytest_jobledger.config import DEFAULT_EXCLUDE
+from pytest_jobledger.config import DEFAULT_EXCLUDE, load_config
+from pytest_jobledger.extract import extract_ledger
 from pytest_jobledger.extract.discovery import is_excluded, iter_source_files, module_name
+from pytest_jobledger.ledger.model import Pattern
 
 
 @pytest.mark.parametrize(
@@ -67,3 +72,56 @@ def test_overlapping_paths_scan_each_file_once(tmp_path: Path) -> None:
     (tmp_path / "src" / "jobs.py").write_text("")
     files = list(iter_source_files(tmp_path, [".", "src", "src/jobs.py"], ()))
     assert [f.rel_path for f in files] == ["src/jobs.py"]
+
+
+JOB = 'from celery import shared_task\n\n\n@shared_task\ndef refund(order_id):\n    """Refund."""\n'
+
+
+def test_a_folder_that_cannot_be_listed_is_a_located_problem(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Running as root can read any folder, so the refusal is simulated where os.walk lists."""
+    (tmp_path / "billing").mkdir()
+    (tmp_path / "billing" / "tasks.py").write_text(JOB)
+    (tmp_path / "secret").mkdir()
+    (tmp_path / "secret" / "tasks.py").write_text(JOB)
+    listing = os.scandir
+
+    def scandir(path: Any) -> Any:
+        if Path(path).name == "secret":
+            raise PermissionError(13, "Permission denied", str(path))
+        return listing(path)
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    ledger = extract_ledger(load_config(root=tmp_path))
+    assert [job.id for job in ledger.jobs] == ["billing.tasks.refund"]
+    [problem] = ledger.unsupported
+    assert (problem.path, problem.line, problem.pattern) == ("secret", 1, Pattern.UNREADABLE)
+    assert "Permission denied" in problem.message
+
+
+@pytest.mark.skipif(os.name == "nt" or os.geteuid() == 0, reason="needs POSIX permissions")
+def test_an_unreadable_folder_is_reported_not_skipped(tmp_path: Path) -> None:
+    (tmp_path / "secret").mkdir()
+    (tmp_path / "secret" / "tasks.py").write_text(JOB)
+    (tmp_path / "secret").chmod(0)
+    try:
+        ledger = extract_ledger(load_config(root=tmp_path))
+    finally:
+        (tmp_path / "secret").chmod(0o755)
+    assert [(item.path, item.pattern) for item in ledger.unsupported] == [
+        ("secret", Pattern.UNREADABLE)
+    ]
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="needs a file system that allows any bytes")
+def test_a_file_name_that_is_not_utf8_is_reported_with_an_escaped_name(tmp_path: Path) -> None:
+    (tmp_path / "good.py").write_text(JOB)
+    with open(os.path.join(os.fsencode(tmp_path), b"caf\xe9.py"), "w") as handle:
+        handle.write(JOB)
+    ledger = extract_ledger(load_config(root=tmp_path))
+    ledger.dumps().encode("utf-8")
+    assert [job.id for job in ledger.jobs] == ["good.refund"]
+    assert [(item.path, item.pattern) for item in ledger.unsupported] == [
+        ("caf\\xe9.py", Pattern.UNREADABLE)
+    ]

@@ -48,7 +48,7 @@ def test_literal_folds(source: str, value: object) -> None:
         ("os.environ['Q']", "is not a literal"),
         ("get_queue()", "get_queue() is a call, not a literal"),
         ("UNKNOWN", "UNKNOWN is not defined at module level"),
-        ("b'bytes'", "is bytes, not text"),
+        ("b'bytes'", "is a byte string, not text"),
         ("1 / 0", "cannot be computed"),
         ("'x' * 10 ** 12", "not a small literal expression"),
         ("10 ** 10 ** 10", "not a small literal expression"),

@@ -1,0 +1,5 @@
+"""Settings for the payout worker."""
+
+
+def configured(app):
+    return app

@@ -1,0 +1,3 @@
+"""Worker settings; shared_task is not defined here."""
+
+CONCURRENCY = 4
