@@ -210,6 +210,7 @@ class _Plan:
                 self._delete(entry)
         staying.sort(key=lambda e: e.key_line)
         self._place(sorted(items), staying, moves)
+        self._seal_open_ends()
         return self._render()
 
     def _entry_text(self, job: Job) -> str:
@@ -255,6 +256,23 @@ class _Plan:
                 self.deleted.add(after)
             elif self._loose_blank(before):
                 self.deleted.add(before)
+
+    def _seal_open_ends(self) -> None:
+        """Keep each ``|+``/``>+`` block scalar's text as it was when what followed it is deleted.
+
+        Such a scalar keeps every blank line up to the next content line: once the lines right
+        after it are gone, the blank lines beyond them would become part of its text, so they go
+        too (they belong to no entry; see :meth:`_loose_blank`).
+        """
+        lines = self.layout.lines
+        for entry in self.layout.entries:
+            after = entry.tail_line + 1
+            if not entry.open_ended or entry.tail_line in self.deleted or after not in self.deleted:
+                continue
+            line = after
+            while line < len(lines.lines) and (line in self.deleted or self._loose_blank(line)):
+                self.deleted.add(line)
+                line += 1
 
     def _loose_blank(self, line: int) -> bool:
         """A blank line that is no entry's (one inside a ``|+`` block scalar is its text)."""

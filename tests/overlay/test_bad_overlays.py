@@ -1,8 +1,11 @@
-"""Bad overlays: each gives exactly one located, readable failure within a second, never a crash."""
+"""Bad overlays: each gives exactly one located, readable failure, never a crash.
+
+How long each takes is measured by ``benchmarks/hostile_gate.py``, not asserted here: a timed
+assertion fails on a loaded machine.
+"""
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import pytest
@@ -98,10 +101,7 @@ def test_bad_overlay_is_one_located_failure(tmp_path: Path, name: str) -> None:
         overlay.write_bytes(text)
     else:
         overlay.write_text(text, encoding="utf-8")
-    started = time.perf_counter()
     result = evaluate(Config(root=tmp_path), ledger=LEDGER)
-    elapsed = time.perf_counter() - started
-    assert elapsed < 1.0, f"{name} took {elapsed:.2f}s"
     [finding] = result.findings
     assert finding.kind is Kind.OVERLAY_INVALID
     assert (finding.path, finding.line) == ("overlays/job_policy.yaml", line)
