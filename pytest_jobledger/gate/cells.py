@@ -6,6 +6,7 @@ Pure: each method takes the ledger job and the overlay entry the join paired and
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -26,6 +27,36 @@ YAML11_BOOL_WORDS = ("yes", "no", "true", "false", "on", "off", "y", "n")
 #: Why a check is skipped when the overlay could not be read.
 SKIPPED = "the overlay could not be read; see the overlay status item"
 
+#: Characters that draw nothing: controls, format characters (zero-width space and joiners, the
+#: byte order mark, bidirectional marks), every kind of space and line separator...
+_INVISIBLE_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Zs", "Zl", "Zp"})
+#: ... and letters, symbols and marks that are blank by design: the Hangul fillers, the empty
+#: Braille pattern, Khmer inherent vowels, the combining grapheme joiner and variation selectors.
+_BLANK_CHARACTERS = frozenset(
+    "\u034f\u115f\u1160\u17b4\u17b5\u2800\u3164\uffa0"
+    + "".join(map(chr, range(0x180B, 0x1810)))
+    + "".join(map(chr, range(0xFE00, 0xFE10)))
+    + "".join(map(chr, range(0xE0100, 0xE01F0)))
+)
+
+
+def _invisible(char: str) -> bool:
+    return char in _BLANK_CHARACTERS or unicodedata.category(char) in _INVISIBLE_CATEGORIES
+
+
+def normal_text(text: str) -> str:
+    """``text`` as a reader sees it: invisible characters dropped, each run of spaces one space,
+    no space at either end, case folded. The one definition of what a cell says: ``""`` is blank.
+    """
+    words = "".join(" " if char.isspace() else "" if _invisible(char) else char for char in text)
+    return " ".join(words.split()).casefold()
+
+
+def is_blank(text: str) -> bool:
+    """Whether ``text`` shows nothing at all: empty, or only spaces, controls and characters that
+    draw nothing (``"\\u200b"``, ``"\\0"``, ``"\\ufeff"``). A blank cell is an unsigned one."""
+    return normal_text(text) == ""
+
 
 class CellRules:
     """How each cell of one join is judged: the overlay's name and the configured cells."""
@@ -34,7 +65,7 @@ class CellRules:
         self.overlay = overlay
         self.path = overlay.path if overlay is not None else config.overlay_display
         self.required: tuple[str, ...] = tuple(dict.fromkeys(config.required_cells))
-        self.blocked = {value.strip().casefold() for value in config.blocked_values}
+        self.blocked = {normal_text(value) for value in config.blocked_values}
         self._rank = {cell: index for index, cell in enumerate(self.required)}
 
     def sort_key(self, check: Check) -> tuple[int, str, int, str]:
@@ -72,6 +103,9 @@ class CellRules:
                 f"it is unsigned. Add `{cell}: ...` under the entry, answered by the job's owner.",
             )
         if self._blocked(found.value):
+            shown = describe_value(found.value)
+            if isinstance(found.value, str) and found.value and is_blank(found.value):
+                shown += ", only characters that show nothing (spaces, controls, zero-width)"
             return self._fail(
                 Kind.UNSIGNED,
                 job.id,
@@ -79,7 +113,7 @@ class CellRules:
                 self.path,
                 found.value_line,
                 f"Job {job.id}: the {cell!r} cell at {self.path}:{found.value_line} holds "
-                f"{describe_value(found.value)}, which counts as unsigned (blocked: empty, null, "
+                f"{shown}, which counts as unsigned (blocked: empty, null, "
                 f"{self._blocked_list()}). Replace it with the real answer, agreed with the "
                 "job's owner.",
             )
@@ -208,7 +242,7 @@ class CellRules:
             return True
         if not isinstance(value, str):
             return False
-        folded = value.strip().casefold()
+        folded = normal_text(value)
         return folded == "" or folded in self.blocked
 
     def _blocked_list(self) -> str:
