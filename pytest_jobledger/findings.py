@@ -102,6 +102,13 @@ class Kind(str, enum.Enum):
         "Run `jobledger extract` and commit the result.",
         "Committed ledger is stale",
     )
+    NO_JOBS = (
+        "no-jobs",
+        "The scan found no job registration, so the gate would check nothing.",
+        "Fix `paths` and `exclude` in [tool.jobledger], or set `allow_empty = true` there if the "
+        "project has no background jobs on purpose.",
+        "No job registration found",
+    )
 
 
 @dataclass(frozen=True)

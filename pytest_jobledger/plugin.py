@@ -93,6 +93,7 @@ def pytest_configure(config: pytest.Config) -> None:
             root=base / root if root else None,
             config_file=base / config_file if config_file else None,
             cwd=base,
+            options=("--jobledger-root", "--jobledger-config"),
         )
     except JobledgerError as error:
         raise pytest.UsageError(one_line(f"jobledger: {error}")) from error

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from ..extract import extract_ledger
+from ..gate.status import empty_scan
 from ..ledger.model import Ledger
 from ..ledger.store import write_ledger
 from ..text import one_line
@@ -41,6 +42,11 @@ def problem_lines(ledger: Ledger) -> list[str]:
 def run(args: argparse.Namespace) -> int:
     config = config_from_args(args)
     ledger = extract_ledger(config)
+    empty = empty_scan(ledger, config)
+    if empty is not None:
+        # Writing it would replace a good committed ledger with an empty one after a typo.
+        print(one_line(f"{empty.location}: {empty.message} Nothing was written."), file=sys.stderr)
+        return 1
     text = ledger.dumps()
     if args.output == "-":
         sys.stdout.write(text)

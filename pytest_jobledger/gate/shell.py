@@ -1,7 +1,7 @@
 """The gate's I/O shell: extract, read the overlay and the committed ledger, then join.
 
 ``jobledger check`` and ``pytest --jobledger`` both call :func:`evaluate`, so they report the same
-checks: the two status items first, then the join's.
+checks: the status items first, then the join's.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from ..ledger.store import committed_text
 from ..overlay.model import Overlay
 from ..overlay.reader import load_overlay
 from .join import join
-from .status import ledger_status, overlay_status
+from .status import jobs_status, ledger_status, overlay_status
 
 
 def evaluate(config: Config, *, ledger: Ledger | None = None) -> GateResult:
@@ -32,6 +32,7 @@ def evaluate(config: Config, *, ledger: Ledger | None = None) -> GateResult:
     status = (
         overlay_status(error, display),
         ledger_status(committed, fresh, config, unreadable=unreadable),
+        jobs_status(fresh, config),
     )
     joined = join(fresh, overlay, config)
     return GateResult(status + joined.checks, joined.jobs)

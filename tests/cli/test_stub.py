@@ -33,6 +33,7 @@ def job(job_id: str, **fields: object) -> Job:
 def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     (tmp_path / "pyproject.toml").write_text('[tool.jobledger]\npaths = ["src"]\n')
     (tmp_path / "overlays").mkdir()
+    (tmp_path / "src").mkdir()
     monkeypatch.chdir(tmp_path)
     use_ledger(monkeypatch, job("acme.billing.capture"), job("acme.billing.refund"))
     return tmp_path

@@ -49,6 +49,7 @@ def test_case(case: Path) -> None:
             "overlay-invalid",
             "ledger-stale",
             "unsupported",
+            "no-jobs",
         )
     skipped = [check for check in result.checks if check.skipped]
     assert len(skipped) == expected.get("skipped", 0)

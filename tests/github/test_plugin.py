@@ -66,7 +66,7 @@ def test_each_finding_is_annotated_once_at_its_workspace_path(
         "--jobledger", "-m", "jobledger", "-p", "no:randomly", *xdist, OVERLAY
     )
     assert result.ret == 1
-    result.assert_outcomes(failed=2, passed=41)
+    result.assert_outcomes(failed=2, passed=42)
     stdout = result.stdout.str()
     found = ledger_errors(stdout)
     assert {(c.properties["file"], c.properties["line"]) for c in found} == EXPECTED
