@@ -16,6 +16,7 @@ from typing import Any
 from .errors import ConfigError
 from .ledger.model import FRAMEWORKS, LEDGER_KEYS, RESOLVED_FIELDS
 from .overlay.cells import DEFAULT_REQUIRED_CELLS
+from .overlay.reader import MAX_OVERLAY_BYTES, OVERLAY_BYTES_CEILING
 from .paths import outside_reason, read_regular
 from .text import did_you_mean, one_line
 
@@ -91,6 +92,8 @@ class Config:
     it when it finds nothing)."""
     key_lines: Mapping[str, int] = field(default_factory=dict)
     """The line of each top-level key in ``source`` (``""``: the table's header), for messages."""
+    max_overlay_bytes: int = MAX_OVERLAY_BYTES
+    """The largest overlay the gate reads and the stub writes (never above the ceiling)."""
 
     @property
     def ledger_path(self) -> Path:
@@ -129,6 +132,7 @@ _TOP_KEYS = {
     "required_cells",
     "blocked_values",
     "allow_empty",
+    "max_overlay_bytes",
 }
 _DECORATOR_KEYS = {"framework", "time_unit", *RESOLVED_FIELDS}
 
@@ -307,6 +311,7 @@ def config_from_table(
         required_cells=_required_cells(str_list("required_cells", DEFAULT_REQUIRED_CELLS), fail),
         blocked_values=str_list("blocked_values", DEFAULT_BLOCKED_VALUES),
         allow_empty=_boolean(table, "allow_empty", fail),
+        max_overlay_bytes=_overlay_limit(table, fail),
         configured=configured,
         key_lines=lines,
     )
@@ -408,3 +413,17 @@ def _did_you_mean(word: str, options: set[str]) -> str:
     close = did_you_mean(word, options)
     expected = ", ".join(sorted(options))
     return f"; did you mean {close!r}?" if close else f"; expected one of: {expected}"
+
+
+def _overlay_limit(table: Mapping[str, Any], fail: Any) -> int:
+    """``max_overlay_bytes``: positive, and never above the ceiling the repository cannot raise."""
+    value = table.get("max_overlay_bytes", MAX_OVERLAY_BYTES)
+    if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+        raise fail("max_overlay_bytes", "must be a positive integer (bytes)")
+    if value > OVERLAY_BYTES_CEILING:
+        raise fail(
+            "max_overlay_bytes",
+            f"{value:,} is over the ceiling of {OVERLAY_BYTES_CEILING:,} bytes that no "
+            "configuration can raise (the overlay is read on every gate run)",
+        )
+    return value

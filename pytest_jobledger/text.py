@@ -7,6 +7,7 @@ these helpers are how any of them is made safe to print on one line or short eno
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Iterable
 
 ELLIPSIS = "…"
@@ -34,3 +35,18 @@ def did_you_mean(word: str, options: Iterable[str], *, cutoff: float = 0.6) -> s
     """The option closest to ``word`` (a likely typo of it), or ``None`` when none is close."""
     close = difflib.get_close_matches(word, sorted(set(options)), n=1, cutoff=cutoff)
     return close[0] if close else None
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def has_surrogate(text: str) -> bool:
+    """Whether ``text`` holds a lone surrogate (from a ``\\udfff`` escape): not a character, so
+    it cannot be written as UTF-8."""
+    return _SURROGATE.search(text) is not None
+
+
+def escape_surrogates(text: str) -> str:
+    """``text`` with each lone surrogate written as its ``\\uXXXX`` escape, so that it can be
+    written as UTF-8 (inside a JSON string the escape reads back as the same value)."""
+    return _SURROGATE.sub(lambda match: f"\\u{ord(match.group()):04x}", text)

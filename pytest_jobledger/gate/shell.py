@@ -24,7 +24,9 @@ def evaluate(config: Config, *, ledger: Ledger | None = None) -> GateResult:
     display = config.overlay_display
     overlay: Overlay | None
     try:
-        overlay = load_overlay(config.overlay_path, display, root=config.root)
+        overlay = load_overlay(
+            config.overlay_path, display, root=config.root, max_bytes=config.max_overlay_bytes
+        )
         error = None
     except OverlayError as exc:
         overlay, error = None, exc

@@ -55,8 +55,8 @@ def ledger_status(
                 path=display,
                 line=1,
                 message=(
-                    f"The committed ledger {display} cannot be read: {unreadable}. Replace it "
-                    "with a regular file: run `jobledger extract` and commit the result."
+                    f"The committed ledger {display} cannot be read: {unreadable}. Run "
+                    "`jobledger extract` and commit the file it writes."
                 ),
             )
         )

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from .model import SCHEMA_VERSION, Ledger
+from .store import parse_ledger
 
 #: How many ids a summary names per category before it says "and N more".
 NAMED = 5
@@ -14,11 +15,10 @@ NAMED = 5
 
 def ledger_diff(committed: str, fresh: Ledger) -> str:
     """A short summary of what changed between the committed and the fresh ledger, by job id."""
-    try:
-        data = json.loads(committed)
-        old = Ledger.from_json(data)
-    except (ValueError, KeyError, TypeError, AttributeError):
-        return "the committed file is not a ledger jobledger can read (was it edited by hand?)"
+    old, problem = parse_ledger(committed)
+    if old is None:
+        return f"the committed file cannot be compared: {problem}"
+    data = json.loads(committed)
     before, after = _rows_by_id(old), _rows_by_id(fresh)
     parts = []
     added = sorted(after.keys() - before.keys())

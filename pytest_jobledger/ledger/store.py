@@ -24,7 +24,35 @@ def committed_text(path: Path, root: Path | None = None) -> tuple[str | None, st
         return None, None
     except OSError as exc:
         return None, f"cannot read it ({exc.strerror or exc})"
-    return raw.decode("utf-8", errors="replace"), None
+    try:
+        return raw.decode("utf-8"), None
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        return None, f"it is not UTF-8 text (line {line}), so it is not a file jobledger wrote"
+
+
+def parse_ledger(text: str) -> tuple[Ledger | None, str | None]:
+    """``text`` as a :class:`Ledger`, or ``None`` and why not, in words that tell a file that is
+    not JSON at all (a merge conflict, an edit by hand) from JSON that is not a ledger."""
+    try:
+        data = json.loads(text)
+    except RecursionError:
+        return None, "its brackets nest too deeply to be a ledger (not a file jobledger wrote)"
+    except json.JSONDecodeError as exc:
+        return None, (
+            f"it is not valid JSON (line {exc.lineno}: {exc.msg}); a merge conflict or an edit "
+            "by hand?"
+        )
+    if not isinstance(data, dict) or "jobs" not in data:
+        return None, "it is JSON but not a ledger (no `jobs` list at the top)"
+    try:
+        return Ledger.from_json(data), None
+    except (ValueError, KeyError, TypeError, AttributeError, RecursionError):
+        version = data.get("schema_version")
+        return None, (
+            f"it is JSON but not a ledger this version of jobledger can read (schema_version "
+            f"{version!r}); was it edited by hand?"
+        )
 
 
 def committed_ledger(path: Path, root: Path | None = None) -> tuple[Ledger | None, str | None]:
@@ -32,10 +60,7 @@ def committed_ledger(path: Path, root: Path | None = None) -> tuple[Ledger | Non
     text, problem = committed_text(path, root)
     if text is None:
         return None, problem
-    try:
-        return Ledger.from_json(json.loads(text)), None
-    except (ValueError, KeyError, TypeError, AttributeError):
-        return None, "it is not a ledger jobledger can read"
+    return parse_ledger(text)
 
 
 def write_ledger(path: Path, ledger: Ledger, *, root: Path | None = None) -> None:

@@ -33,8 +33,12 @@ from .schema import SCHEMA_RESOURCE, shape_validator
 from .values import MISSING, describe_value, short, to_plain
 from .yaml_errors import describe
 
-#: About 4,000 fully signed jobs; ruamel's round-trip reader takes about two seconds for this much.
+#: About 4,000 fully signed jobs; ruamel's round-trip reader takes a few seconds for this much.
+#: A project may raise it with ``max_overlay_bytes`` in [tool.jobledger], up to the ceiling.
 MAX_OVERLAY_BYTES = 1024 * 1024
+#: What no configuration can raise the limit beyond: the overlay comes from the repository, which
+#: may be a hostile pull request, and reading this much already takes seconds and ~250 MB.
+OVERLAY_BYTES_CEILING = 4 * 1024 * 1024
 
 #: Far beyond any real overlay (it needs three levels); deeper flow nesting is refused unparsed.
 MAX_FLOW_DEPTH = 64
@@ -53,14 +57,21 @@ def read_overlay_bytes(
     except FileTooLarge as exc:
         raise OverlayError(
             f"the overlay is {exc.size:,} bytes, over the {max_bytes:,}-byte limit; an overlay is "
-            "hand-written policy, so this is probably the wrong file (check `overlay` in "
-            "[tool.jobledger])",
+            "hand-written policy, so this may be the wrong file (check `overlay` in "
+            "[tool.jobledger]); a project with that many jobs can raise `max_overlay_bytes` "
+            f"there, up to {OVERLAY_BYTES_CEILING:,}",
             path=display,
             line=1,
         ) from exc
     except UnsafeFile as exc:
         raise OverlayError(
             f"the overlay cannot be used: {exc.strerror}; check `overlay` in [tool.jobledger]",
+            path=display,
+        ) from exc
+    except NotADirectoryError as exc:
+        raise OverlayError(
+            "the overlay cannot be used: a folder on its path is a file; check `overlay` in "
+            "[tool.jobledger]",
             path=display,
         ) from exc
     except OSError as exc:

@@ -220,3 +220,17 @@ def test_a_paths_typo_is_a_configuration_error(
     err = capsys.readouterr().err
     assert "pyproject.toml:2: [tool.jobledger] paths: 'scr' does not exist" in err
     assert "did you mean 'src'?" in err
+
+
+def test_a_read_only_ledger_is_respected(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = _project(tmp_path, {"billing/tasks.py": GOOD})
+    assert main(["extract", "--root", str(root)]) == 0
+    ledger = root / "generated" / "job_ledger.json"
+    before = ledger.read_text()
+    (root / "billing" / "more.py").write_text(GOOD.replace("capture_invoice", "refund"))
+    ledger.chmod(0o444)
+    assert main(["extract", "--root", str(root)]) == 2
+    assert "it is read-only (mode 0444)" in capsys.readouterr().err
+    assert ledger.read_text() == before
