@@ -172,6 +172,9 @@ def test_bad_overlay_fails_one_status_item_and_skips_cells(
         ["*[[]overlay-invalid[]] The overlay*(line 2)*not valid YAML*", f"FAILED {STATUS[0]}*"]
     )
     assert "Traceback" not in result.stdout.str()
+    # Skipped where the overlay's error is, as pytest's own skip markers report (not plugin.py).
+    result.stdout.fnmatch_lines([f"SKIPPED [[]10[]] {OVERLAY}*: the overlay could not be read*"])
+    assert "plugin.py" not in result.stdout.str()
 
 
 def test_stale_ledger_fails_the_freshness_item(pytester: pytest.Pytester, project: Path) -> None:

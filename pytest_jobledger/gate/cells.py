@@ -61,8 +61,9 @@ def is_blank(text: str) -> bool:
 class CellRules:
     """How each cell of one join is judged: the overlay's name and the configured cells."""
 
-    def __init__(self, config: Config, overlay: Overlay | None) -> None:
+    def __init__(self, config: Config, overlay: Overlay | None, unreadable_line: int = 1) -> None:
         self.overlay = overlay
+        self.unreadable_line = unreadable_line
         self.path = overlay.path if overlay is not None else config.overlay_display
         self.required: tuple[str, ...] = tuple(dict.fromkeys(config.required_cells))
         self.blocked = {normal_text(value) for value in config.blocked_values}
@@ -78,7 +79,8 @@ class CellRules:
 
     def cell_check(self, job: Job, entry: Entry | None, cell: str) -> Check:
         if self.overlay is None:
-            return Check(job.id, cell, job.path, job.line, skipped=SKIPPED)
+            # Pointed at the overlay's error, where pytest's own skip markers would point.
+            return Check(job.id, cell, self.path, self.unreadable_line, skipped=SKIPPED)
         if entry is None:
             return self._fail(
                 Kind.UNSIGNED,

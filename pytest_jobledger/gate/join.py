@@ -28,12 +28,15 @@ DUPLICATE_CELL = "duplicate-id"
 UNSUPPORTED_CELL = "unsupported"
 
 
-def join(ledger: Ledger, overlay: Overlay | None, config: Config) -> GateResult:
+def join(
+    ledger: Ledger, overlay: Overlay | None, config: Config, *, unreadable_line: int = 1
+) -> GateResult:
     """Every job joined with its entry, and every check in gate order.
 
-    ``overlay`` is None when it could not be read: then each cell check is skipped.
+    ``overlay`` is None when it could not be read: then each cell check is skipped, located at
+    ``unreadable_line`` of the overlay (where its error is).
     """
-    rules = CellRules(config, overlay)
+    rules = CellRules(config, overlay, unreadable_line)
     jobs = ledger.by_id()
     entries = overlay.by_id() if overlay is not None else {}
     joined: list[JoinedJob] = []

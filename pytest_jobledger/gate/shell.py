@@ -36,5 +36,5 @@ def evaluate(config: Config, *, ledger: Ledger | None = None) -> GateResult:
         ledger_status(committed, fresh, config, unreadable=unreadable),
         jobs_status(fresh, config),
     )
-    joined = join(fresh, overlay, config)
+    joined = join(fresh, overlay, config, unreadable_line=(error.line or 1) if error else 1)
     return GateResult(status + joined.checks, joined.jobs)
