@@ -7,7 +7,7 @@ Pure: each method takes the ledger job and the overlay entry the join paired and
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from typing import Any
 
 from ..config import Config
@@ -16,13 +16,17 @@ from ..ledger.model import LEDGER_KEYS, Job
 from ..overlay.cells import CELLS, CellKind, spec_for
 from ..overlay.model import Cell, Entry, Overlay
 from ..overlay.values import describe_value
-from ..text import did_you_mean
+from ..text import Suggester
 
 YES_NO = ("yes", "no")
 ORPHAN_CELL = "orphan"
 
 #: Words YAML 1.1 readers (PyYAML) turn into booleans when unquoted, in any of three spellings.
 YAML11_BOOL_WORDS = ("yes", "no", "true", "false", "on", "off", "y", "n")
+
+#: Orphans that get a "did you mean" in one run; past this many (a mass rename: see
+#: ``jobledger stub --renames``) the rest are reported without one, so the work stays bounded.
+SUGGESTED_ORPHANS = 500
 
 #: Why a check is skipped when the overlay could not be read.
 SKIPPED = "the overlay could not be read; see the overlay status item"
@@ -68,6 +72,8 @@ class CellRules:
         self.required: tuple[str, ...] = tuple(dict.fromkeys(config.required_cells))
         self.blocked = {normal_text(value) for value in config.blocked_values}
         self._rank = {cell: index for index, cell in enumerate(self.required)}
+        self._cell_names = Suggester([*self.required, *CELLS])
+        self._suggestions_left = SUGGESTED_ORPHANS
 
     def sort_key(self, check: Check) -> tuple[int, str, int, str]:
         unsupported = check.finding is not None and check.finding.kind is Kind.UNSUPPORTED
@@ -215,12 +221,13 @@ class CellRules:
                     self.path,
                     cell.key_line,
                     f"Job {job.id}: unknown key {cell.key!r} at {self.path}:{cell.key_line}"
-                    f"{_suggest(cell.key, [*self.required, *CELLS])}. An entry holds the "
+                    f"{_suggest(cell.key, self._cell_names)}. An entry holds the "
                     f"required cells ({', '.join(self.required)}) and the optional cells the "
                     "overlay schema lists; rename or delete the key.",
                 )
 
-    def orphan_check(self, entry: Entry, known: Sequence[str]) -> Check:
+    def orphan_check(self, entry: Entry, known: Suggester) -> Check:
+        """``known`` holds the ledger's ids, built once for every orphan of the join."""
         return self._fail(
             Kind.ORPHAN,
             entry.job,
@@ -228,11 +235,17 @@ class CellRules:
             self.path,
             entry.line,
             f"The entry {entry.job} at {self.path}:{entry.line} matches no job in the ledger"
-            f"{_suggest(entry.job, known)}. The job was renamed, moved or deleted: rename the "
-            "entry to the job's new id (keeping its signed cells) or delete it.",
+            f"{self._orphan_hint(entry.job, known)}. The job was renamed, moved or deleted: "
+            "rename the entry to the job's new id (keeping its signed cells) or delete it.",
         )
 
     # -- helpers -----------------------------------------------------------------------------
+
+    def _orphan_hint(self, job: str, known: Suggester) -> str:
+        if self._suggestions_left <= 0:
+            return ""
+        self._suggestions_left -= 1
+        return _suggest(job, known)
 
     def _fail(self, kind: Kind, job: str, cell: str, path: str, line: int, message: str) -> Check:
         return Check.failed(
@@ -257,6 +270,6 @@ class CellRules:
         return ""
 
 
-def _suggest(word: str, options: Iterable[str]) -> str:
-    close = did_you_mean(word, options, cutoff=0.75)
+def _suggest(word: str, options: Suggester) -> str:
+    close = options.closest(word, cutoff=0.75)
     return f" (did you mean {close}?)" if close else ""

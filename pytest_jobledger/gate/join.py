@@ -22,6 +22,7 @@ from ..config import Config
 from ..findings import Check, Finding, GateResult, JoinedJob, Kind
 from ..ledger.model import Job, Ledger, Unsupported
 from ..overlay.model import Overlay
+from ..text import Suggester
 from .cells import CellRules
 
 DUPLICATE_CELL = "duplicate-id"
@@ -49,7 +50,7 @@ def join(
         joined.append(JoinedJob(job, entry, tuple(sorted(own, key=rules.sort_key))))
     for job_id, rows in ledger.duplicate_ids().items():
         others.append(_duplicate_check(job_id, rows))
-    known = sorted(jobs)
+    known = Suggester(jobs)
     for entry in entries.values():
         if entry.job not in jobs:
             others.append(rules.orphan_check(entry, known))
