@@ -97,8 +97,10 @@ def ceiling(root: Path, jobs: int) -> None:
     limit = 4 * 1024 * 1024
     text = "jobs:\n" + signed_entries(jobs)
     entry = orphans(1, signed=True)
-    count = (limit - len(text) - 1024) // len(entry)
-    project(root, jobs, text + orphans(count, signed=True), limit)
+    text += orphans((limit - len(text)) // len(entry), signed=True)
+    while len(text.encode()) > limit:  # just under the ceiling
+        text = text[: text.rindex("\n  acme.gone")] + "\n"
+    project(root, jobs, text, limit)
 
 
 def too_large(root: Path, jobs: int) -> None:

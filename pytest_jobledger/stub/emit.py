@@ -8,6 +8,7 @@ it is quoted too.
 
 from __future__ import annotations
 
+import functools
 import io
 import re
 from collections.abc import Sequence
@@ -56,6 +57,7 @@ def reads_as_string(value: str) -> bool:
     return all(tag == _STR for tag in tags)
 
 
+@functools.lru_cache(maxsize=4096)  # cell names and the placeholder repeat in every entry
 def scalar(value: str, quote: str = '"') -> str:
     """``value`` as a one-line YAML scalar: plain when every reader agrees, else quoted.
 

@@ -146,6 +146,7 @@ def stub_overlay(
     plan = _Plan(layout, path, required_cells, placeholder_for(blocked_values))
     new_text = plan.apply(to_add, {move.old: move.new for move in moves}, set(replaced))
     if new_text != source:
+        refuse_oversized(new_text, path, max_bytes)  # cheap, so first
         verify(source, new_text, path, to_add, {m.old: m.new for m in moves}, set(replaced))
         gate_reads_it(text, new_text, path, max_bytes)
     return StubResult(
@@ -376,9 +377,8 @@ def _refuse_unwritable_ids(jobs: Iterable[Job], path: str) -> None:
             )
 
 
-def gate_reads_it(before: str | None, after: str, path: str, max_bytes: int) -> None:
-    """Refuse text the gate would not read: over the size the gate accepts, or (when the gate
-    read the old overlay) unreadable to it for any other reason."""
+def refuse_oversized(after: str, path: str, max_bytes: int) -> None:
+    """Refuse text over the size the gate reads (``max_overlay_bytes``)."""
     size = len(after.encode("utf-8"))
     if size > max_bytes:
         raise OverlayError(
@@ -389,6 +389,11 @@ def gate_reads_it(before: str | None, after: str, path: str, max_bytes: int) -> 
             path=path,
             line=1,
         )
+
+
+def gate_reads_it(before: str | None, after: str, path: str, max_bytes: int) -> None:
+    """Refuse text the gate would not read, when the gate read the old overlay (or there was
+    none): the stub must never turn a readable overlay into one the gate refuses."""
     if before is not None:
         try:
             parse_overlay(before, path, max_bytes=max_bytes)
