@@ -25,6 +25,7 @@ from .overlay.cells import (
     Vocabulary,
     vocabulary,
 )
+from .overlay.reader import MAX_OVERLAY_BYTES, OVERLAY_BYTES_CEILING
 from .paths import outside_reason, read_regular
 from .text import did_you_mean, one_line
 
@@ -145,6 +146,17 @@ class Config:
     def drafts_path(self) -> Path:
         return self.root / self.drafts
 
+    # -- robustness (issue 13): an empty scan, and where each key was written -----------------
+    allow_empty: bool = False
+    """A scan that finds no job registration passes only when the project says so."""
+    configured: bool = True
+    """Whether the project has a [tool.jobledger] table (without one, the gate says how to add
+    it when it finds nothing)."""
+    key_lines: Mapping[str, int] = field(default_factory=dict)
+    """The line of each top-level key in ``source`` (``""``: the table's header), for messages."""
+    max_overlay_bytes: int = MAX_OVERLAY_BYTES
+    """The largest overlay the gate reads and the stub writes (never above the ceiling)."""
+
     @property
     def ledger_path(self) -> Path:
         return self.root / self.ledger
@@ -196,6 +208,8 @@ _TOP_KEYS = {
     "runbook_group_by",
     "drafts",
     "draft_command",
+    "allow_empty",
+    "max_overlay_bytes",
 }
 REVIEW_ON_CHANGE: tuple[str, ...] = ("warn", "fail", "off")
 _CELL_KEYS = {"allowed", "description"}
@@ -212,42 +226,62 @@ def find_pyproject(start: Path) -> Path | None:
 
 
 def load_config(
-    root: Path | None = None, config_file: Path | None = None, cwd: Path | None = None
+    root: Path | None = None,
+    config_file: Path | None = None,
+    cwd: Path | None = None,
+    *,
+    options: tuple[str, str] = ("--root", "--config"),
 ) -> Config:
     """Resolve the root and read the configuration the way ``jobledger --root/--config`` does.
 
     Without ``root`` the root is the folder of ``config_file``, else of the nearest
-    ``pyproject.toml`` above ``cwd``, else ``cwd`` itself.
+    ``pyproject.toml`` above ``cwd``, else ``cwd`` itself. ``options`` names the two options in
+    messages (the pytest plugin's are ``--jobledger-root`` and ``--jobledger-config``).
     """
+    root_option, config_option = options
     cwd = (cwd or Path.cwd()).resolve()
     explicit = config_file is not None
     if config_file is not None:
         config_file = (cwd / config_file).resolve()
         if not config_file.is_file():
-            raise ConfigError("configuration file not found; check --config", path=str(config_file))
+            raise ConfigError(
+                f"configuration file not found; check {config_option}", path=str(config_file)
+            )
     if root is not None:
         root = (cwd / root).resolve()
         if not root.is_dir():
-            raise ConfigError("--root is not a folder", path=str(root))
+            raise ConfigError(f"{root_option} is not a folder", path=str(root))
         if config_file is None and (root / "pyproject.toml").is_file():
             config_file = root / "pyproject.toml"
     else:
         if config_file is None:
             config_file = find_pyproject(cwd)
         root = config_file.parent if config_file is not None else cwd
-    table: Mapping[str, Any] = {}
+    table: Mapping[str, Any] | None = None
+    lines: Mapping[str, int] = {}
     project: str | None = None
     if config_file is not None:
         # A file given with --config is the operator's choice; a found one belongs to the tree.
-        table, project = _read_table(config_file, None if explicit else root)
-    return config_from_table(table, root=root, source=config_file, project=project)
+        table, lines, project = _read_table(config_file, None if explicit else root)
+    return config_from_table(
+        table or {},
+        root=root,
+        source=config_file,
+        key_lines=lines,
+        configured=table is not None,
+        project=project,
+    )
 
 
-def _read_table(path: Path, root: Path | None) -> tuple[Mapping[str, Any], str | None]:
-    """The ``[tool.jobledger]`` table and ``[project] name`` (the runbook's title) of ``path``."""
+def _read_table(
+    path: Path, root: Path | None
+) -> tuple[Mapping[str, Any] | None, dict[str, int], str | None]:
+    """The [tool.jobledger] table (``None`` when the file has none), its keys' lines, and
+    ``[project] name`` (the runbook's title)."""
     try:
         raw = read_regular(path, root=root, limit=MAX_CONFIG_BYTES)
-        data = tomllib.loads(raw.decode("utf-8"))
+        text = raw.decode("utf-8")
+        data = tomllib.loads(text)
     except OSError as exc:
         reason = exc.strerror or str(exc)
         raise ConfigError(f"cannot read configuration: {reason}", path=str(path)) from exc
@@ -257,12 +291,38 @@ def _read_table(path: Path, root: Path | None) -> tuple[Mapping[str, Any], str |
         line = _toml_error_line(str(exc))
         raise ConfigError(f"not valid TOML: {exc}", path=str(path), line=line) from exc
     tool = data.get("tool", {})
-    table = tool.get("jobledger", {}) if isinstance(tool, dict) else {}
-    if not isinstance(table, dict):
+    table = tool.get("jobledger") if isinstance(tool, dict) else None
+    if table is not None and not isinstance(table, dict):
         raise ConfigError("[tool.jobledger] must be a table", path=str(path))
     project = data.get("project")
     name = project.get("name") if isinstance(project, dict) else None
-    return table, name if isinstance(name, str) and name.strip() else None
+    return table, key_lines(text), name if isinstance(name, str) and name.strip() else None
+
+
+_TABLE_HEADER = re.compile(r"\s*\[\s*tool\s*\.\s*jobledger\s*\]\s*(#.*)?$")
+_ANY_HEADER = re.compile(r"\s*\[")
+_KEY = re.compile(r"\s*([A-Za-z0-9_-]+)\s*=")
+
+
+def key_lines(text: str) -> dict[str, int]:
+    """The 1-based line of ``[tool.jobledger]`` (key ``""``) and of each key written under it.
+
+    A reading for messages only (TOML itself is read by tomllib): a key written some other way
+    (``tool.jobledger.paths = ...`` under ``[tool]``) simply has no line.
+    """
+    lines: dict[str, int] = {}
+    inside = False
+    for number, line in enumerate(text.splitlines(), start=1):
+        if _TABLE_HEADER.match(line):
+            inside = True
+            lines.setdefault("", number)
+        elif _ANY_HEADER.match(line):
+            inside = inside and line.strip().startswith("[tool.jobledger.")
+            if inside:
+                lines.setdefault("decorators", number)
+        elif inside and (match := _KEY.match(line)):
+            lines.setdefault(match.group(1), number)
+    return lines
 
 
 def _toml_error_line(message: str) -> int | None:
@@ -276,12 +336,18 @@ def config_from_table(
     root: Path,
     source: Path | None = None,
     project: str | None = None,
+    key_lines: Mapping[str, int] | None = None,
+    configured: bool = True,
 ) -> Config:
-    """Validate a ``[tool.jobledger]`` table; every error names the offending key."""
+    """Validate a ``[tool.jobledger]`` table; every error names the offending key (and its line,
+    when ``key_lines`` knows it)."""
     where = str(source) if source is not None else None
+    lines = dict(key_lines or {})
 
     def fail(key: str, message: str) -> ConfigError:
-        return ConfigError(f"[tool.jobledger] {one_line(key)}: {message}", path=where)
+        top = key.split(".", 1)[0]
+        line = lines.get(top, lines.get("")) if where is not None else None
+        return ConfigError(f"[tool.jobledger] {one_line(key)}: {message}", path=where, line=line)
 
     def inside(key: str, value: str) -> str:
         """A configured path: relative, and inside the root once symlinks are followed."""
@@ -310,7 +376,9 @@ def config_from_table(
             raise fail(key, f"must be one of {', '.join(repr(c) for c in choices)}, not {value!r}")
         return value
 
-    paths = tuple(inside("paths", entry) for entry in str_list("paths", (".",)))
+    paths = tuple(
+        _existing(root, inside("paths", entry), fail) for entry in str_list("paths", (".",))
+    )
     max_bytes = table.get("max_file_bytes", DEFAULT_MAX_FILE_BYTES)
     if isinstance(max_bytes, bool) or not isinstance(max_bytes, int) or max_bytes <= 0:
         raise fail("max_file_bytes", "must be a positive integer (bytes)")
@@ -321,7 +389,7 @@ def config_from_table(
         qualname: _decorator_spec(qualname, spec, fail)
         for qualname, spec in sorted(decorators_table.items())
     }
-    required = str_list("required_cells", DEFAULT_REQUIRED_CELLS)
+    required = _required_cells(str_list("required_cells", DEFAULT_REQUIRED_CELLS), fail)
     max_age = table.get("max_review_age_days")
     if max_age is not None:
         if isinstance(max_age, bool) or not isinstance(max_age, int) or max_age <= 0:
@@ -356,6 +424,10 @@ def config_from_table(
         runbook_group_by=string("runbook_group_by", Config.runbook_group_by, RUNBOOK_GROUPS),
         drafts=inside("drafts", string("drafts", DEFAULT_DRAFTS)),
         draft_command=_draft_command(table, fail),
+        allow_empty=_boolean(table, "allow_empty", fail),
+        max_overlay_bytes=_overlay_limit(table, fail),
+        configured=configured,
+        key_lines=lines,
     )
 
 
@@ -420,6 +492,63 @@ def _draft_command(table: Mapping[str, Any], fail: Any) -> str | None:
     return value
 
 
+# -- robustness (issue 13): an existing `paths` entry, sound `required_cells`, `allow_empty` ----
+
+
+def _existing(root: Path, entry: str, fail: Any) -> str:
+    """A ``paths`` entry that names something: a typo would make the gate scan nothing."""
+    if (root / entry).exists():
+        return entry
+    try:
+        names = sorted(item.name for item in root.iterdir() if item.is_dir())[:1000]
+    except OSError:
+        names = []
+    close = did_you_mean(entry.rstrip("/"), names)
+    hint = f"; did you mean {close!r}?" if close else ""
+    raise fail(
+        "paths",
+        f"{entry!r} does not exist under the project root {root}{hint} (each entry is a folder "
+        "or file relative to the root)",
+    )
+
+
+def _required_cells(cells: tuple[str, ...], fail: Any) -> tuple[str, ...]:
+    """Each required cell once, a real cell name, never a ledger field; at least one."""
+    if not cells:
+        raise fail(
+            "required_cells",
+            "is empty, so no cell would be required and every job would pass unsigned; list the "
+            f"cells to sign (default: {', '.join(DEFAULT_REQUIRED_CELLS)})",
+        )
+    seen: set[str] = set()
+    for cell in cells:
+        if not cell.strip():
+            raise fail("required_cells", "holds an empty name; every cell needs a name")
+        if cell != cell.strip() or not cell.isprintable():
+            raise fail(
+                "required_cells",
+                f"{cell!r} is not a usable cell name (no spaces at either end, no control "
+                "characters)",
+            )
+        if cell in LEDGER_KEYS:
+            raise fail(
+                "required_cells",
+                f"{cell!r} is a ledger field: the ledger reads it from the code, and the overlay "
+                "never carries it; remove it from required_cells",
+            )
+        if cell in seen:
+            raise fail("required_cells", f"{cell!r} is listed twice; list each cell once")
+        seen.add(cell)
+    return cells
+
+
+def _boolean(table: Mapping[str, Any], key: str, fail: Any) -> bool:
+    value = table.get(key, False)
+    if not isinstance(value, bool):
+        raise fail(key, "must be true or false")
+    return value
+
+
 def _decorator_spec(qualname: str, spec: Any, fail: Any) -> DecoratorSpec:
     key = f'decorators."{qualname}"'
     if not re.fullmatch(r"[A-Za-z_][\w]*(\.[A-Za-z_][\w]*)+", qualname):
@@ -459,3 +588,17 @@ def _did_you_mean(word: str, options: set[str]) -> str:
     close = did_you_mean(word, options)
     expected = ", ".join(sorted(options))
     return f"; did you mean {close!r}?" if close else f"; expected one of: {expected}"
+
+
+def _overlay_limit(table: Mapping[str, Any], fail: Any) -> int:
+    """``max_overlay_bytes``: positive, and never above the ceiling the repository cannot raise."""
+    value = table.get("max_overlay_bytes", MAX_OVERLAY_BYTES)
+    if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+        raise fail("max_overlay_bytes", "must be a positive integer (bytes)")
+    if value > OVERLAY_BYTES_CEILING:
+        raise fail(
+            "max_overlay_bytes",
+            f"{value:,} is over the ceiling of {OVERLAY_BYTES_CEILING:,} bytes that no "
+            "configuration can raise (the overlay is read on every gate run)",
+        )
+    return value

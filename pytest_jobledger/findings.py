@@ -164,6 +164,15 @@ class Kind(str, enum.Enum):
         "Committed runbook is stale",
     )
 
+    # -- robustness --
+    NO_JOBS = (
+        "no-jobs",
+        "The scan found no job registration, so the gate would check nothing.",
+        "Fix `paths` and `exclude` in [tool.jobledger], or set `allow_empty = true` there if the "
+        "project has no background jobs on purpose.",
+        "No job registration found",
+    )
+
 
 class Level(str, enum.Enum):
     """How much a finding weighs: only an error fails the gate.

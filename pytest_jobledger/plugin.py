@@ -123,6 +123,7 @@ def pytest_configure(config: pytest.Config) -> None:
             root=base / root if root else None,
             config_file=base / config_file if config_file else None,
             cwd=base,
+            options=("--jobledger-root", "--jobledger-config"),
         )
         today = resolve_today(config.getoption("jobledger_today"), flag="--jobledger-today")
     except JobledgerError as error:
@@ -209,15 +210,18 @@ class CellItem(pytest.Item):
         super().__init__(**kwargs)
         self.check = check
         self.add_marker(MARKER)
+        if (check.job, check.cell) == (STATUS_JOB, BASE_STATUS):
+            # What changed since the base travels to the presenters (the job summary) with this
+            # item's reports, whether it passes or is skipped (no base).
+            changes = self.config.stash[_STATE].result().changes
+            data = changes.to_json() if changes is not None else {"unavailable": check.skipped}
+            self.user_properties.append((CHANGES_PROPERTY, data))
+        if check.skipped is not None:
+            # A skip marker, not pytest.skip() in runtest: pytest then reports the skip at
+            # reportinfo() (the overlay's line), not at a line of this module.
+            self.add_marker(pytest.mark.skip(reason=check.skipped))
 
     def runtest(self) -> None:
-        if (self.check.job, self.check.cell) == (STATUS_JOB, BASE_STATUS):
-            # What changed since the base travels to the presenters (the job summary) here.
-            changes = self.config.stash[_STATE].result().changes
-            data = changes.to_json() if changes is not None else {"unavailable": self.check.skipped}
-            self.user_properties.append((CHANGES_PROPERTY, data))
-        if self.check.skipped is not None:
-            pytest.skip(self.check.skipped)
         finding = self.check.finding
         if finding is None:
             return

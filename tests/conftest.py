@@ -8,22 +8,26 @@ from hypothesis import HealthCheck, settings
 
 from pytest_jobledger.findings import Finding, Kind
 
-# Property tests: deterministic and bounded unless another profile is asked for with
-# HYPOTHESIS_PROFILE (DEVELOPERS.md, "Property and fuzz tests"). A test's own @settings win.
+# -- Hypothesis profiles (DEVELOPERS.md, "Property tests and fuzzing") ---------------------------
+# "ci", the default: the same examples on every run (derandomize), a bounded count, no deadline
+# (a loaded CI machine must not turn a slow example into a failure), nothing read from or saved to
+# a local example database. "explore" and "fuzz" (HYPOTHESIS_PROFILE=...) draw new random examples
+# each run, many more of them; whatever they find becomes a fixed regression example.
+_QUIET = [HealthCheck.too_slow, HealthCheck.data_too_large]
 settings.register_profile(
     "ci",
     derandomize=True,
-    max_examples=25,
+    max_examples=50,
     deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+    database=None,
     print_blob=True,
+    suppress_health_check=_QUIET,
 )
 settings.register_profile(
-    "explore",
-    max_examples=2_000,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-    print_blob=True,
+    "explore", max_examples=1000, deadline=None, print_blob=True, suppress_health_check=_QUIET
+)
+settings.register_profile(
+    "fuzz", max_examples=5000, deadline=None, print_blob=True, suppress_health_check=_QUIET
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 

@@ -90,3 +90,52 @@ def test_typo_gets_a_suggestion(tmp_path: Path) -> None:
     _write(tmp_path, "[tool.jobledger]\nexclued = []\n")
     with pytest.raises(ConfigError, match="did you mean 'exclude'"):
         load_config(cwd=tmp_path)
+
+
+# -- issue 13: a `paths` typo, unsound `required_cells`, and every error at its line -----------
+
+
+@pytest.mark.parametrize(
+    ("body", "line", "message"),
+    [
+        ("[tool.jobledger]\npaths = ['scr']\n", 2, "'scr' does not exist under the project root"),
+        ("[tool.jobledger]\nrequired_cells = []\n", 2, "required_cells: is empty"),
+        ("[tool.jobledger]\nrequired_cells = ['']\n", 2, "required_cells: holds an empty name"),
+        (
+            "[tool.jobledger]\nrequired_cells = ['idempotent', 'idempotent']\n",
+            2,
+            "'idempotent' is listed twice",
+        ),
+        ("[tool.jobledger]\nrequired_cells = ['queue']\n", 2, "'queue' is a ledger field"),
+        ("[tool.jobledger]\nrequired_cells = [' owner']\n", 2, "not a usable cell name"),
+        ("[tool.jobledger]\nallow_empty = 'yes'\n", 2, "allow_empty: must be true or false"),
+        (
+            "[project]\nname = 'x'\n\n[tool.jobledger]  # ours\nledger = 'a.json'\n\n"
+            "required_cells = ['max_retries']\n",
+            7,
+            "a ledger field",
+        ),
+    ],
+)
+def test_errors_point_at_the_key_line(tmp_path: Path, body: str, line: int, message: str) -> None:
+    (tmp_path / "src").mkdir()
+    path = _write(tmp_path, body)
+    with pytest.raises(ConfigError) as info:
+        load_config(cwd=tmp_path)
+    assert message in str(info.value)
+    assert str(info.value).startswith(f"{path}:{line}: ")
+
+
+def test_a_missing_paths_entry_gets_a_suggestion(tmp_path: Path) -> None:
+    (tmp_path / "src").mkdir()
+    _write(tmp_path, "[tool.jobledger]\npaths = ['src', 'scr']\n")
+    with pytest.raises(ConfigError, match=r"'scr' does not exist.*did you mean 'src'"):
+        load_config(cwd=tmp_path)
+
+
+def test_the_table_is_known_to_be_missing_or_present(tmp_path: Path) -> None:
+    _write(tmp_path, "[project]\nname = 'x'\n")
+    assert not load_config(cwd=tmp_path).configured
+    _write(tmp_path, "[tool.jobledger]\n")
+    assert load_config(cwd=tmp_path).configured
+    assert not load_config(cwd=tmp_path).allow_empty

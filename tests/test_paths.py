@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import subprocess
 import sys
 from pathlib import Path
@@ -253,3 +254,21 @@ def test_is_inside_follows_symlinks(tmp_path: Path) -> None:
     assert is_inside(tmp_path / "root" / "a" / "b", tmp_path / "root")
     assert not is_inside(tmp_path / "root" / "up" / "x", tmp_path / "root")
     assert not is_inside(tmp_path / "rootless", tmp_path / "root")
+
+
+@needs_fifo
+def test_a_target_that_is_not_a_regular_file_is_never_replaced(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Renaming over a device or FIFO replaces it: as root, `-o /dev/null` once replaced the
+    device with a file. A FIFO stands in for the device here, so a regression breaks nothing."""
+    project = tmp_path / "project"
+    (project / "billing").mkdir(parents=True)
+    (project / "billing" / "tasks.py").write_text(TASKS)
+    (project / "pyproject.toml").write_text("[tool.jobledger]\n")
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    assert main(["extract", "--root", str(project), "-o", str(pipe)]) == 2
+    assert stat.S_ISFIFO(pipe.lstat().st_mode)
+    assert "not a regular file" in capsys.readouterr().err
+    assert not list(tmp_path.glob(".pipe.*.tmp"))

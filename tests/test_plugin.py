@@ -22,6 +22,7 @@ CELLS = ("idempotent", "poison_policy", "paging_owner", "runtime_class", "purpos
 STATUS = (
     f"{OVERLAY}::jobledger-status::overlay-valid",
     f"{OVERLAY}::jobledger-status::ledger-fresh",
+    f"{OVERLAY}::jobledger-status::jobs-found",
 )
 CELL_IDS = tuple(f"{OVERLAY}::{job}::{cell}" for job in (CAPTURE, RECEIPT) for cell in CELLS)
 
@@ -59,7 +60,7 @@ def test_no_items_without_the_option(pytester: pytest.Pytester, project: Path) -
 
 def test_ini_option_turns_the_gate_on(pytester: pytest.Pytester, project: Path) -> None:
     pytester.makeini("[pytest]\njobledger = true\n")
-    assert len(_collected(pytester)) == 1 + 2 + 10
+    assert len(_collected(pytester)) == 1 + len(STATUS) + 10
 
 
 def test_items_come_once_whatever_paths_are_given(pytester: pytest.Pytester, project: Path) -> None:
@@ -80,17 +81,17 @@ def test_seed_example_passes(
     pytester: pytest.Pytester, project: Path, mode: tuple[str, str]
 ) -> None:
     result = _run(pytester, "--jobledger", *mode)
-    result.assert_outcomes(passed=13)
+    result.assert_outcomes(passed=14)
     assert result.ret == 0
 
 
 def test_marker_keyword_and_deselect_select_items(pytester: pytest.Pytester, project: Path) -> None:
     only = _run(pytester, "--jobledger", "-m", "jobledger")
-    only.assert_outcomes(passed=12, deselected=1)
+    only.assert_outcomes(passed=13, deselected=1)
     keyword = _run(pytester, "--jobledger", "-k", "capture_invoice and idempotent")
-    keyword.assert_outcomes(passed=1, deselected=12)
+    keyword.assert_outcomes(passed=1, deselected=13)
     deselect = _run(pytester, "--jobledger", "--deselect", f"{OVERLAY}::{RECEIPT}")
-    deselect.assert_outcomes(passed=8, deselected=5)
+    deselect.assert_outcomes(passed=9, deselected=5)
 
 
 def _break_overlay(project: Path) -> None:
@@ -108,7 +109,7 @@ def test_failures_are_located_plain_text(
 ) -> None:
     _break_overlay(project)
     result = _run(pytester, "--jobledger", "-rf", *mode)
-    result.assert_outcomes(passed=11, failed=4)
+    result.assert_outcomes(passed=12, failed=4)
     assert result.ret == 1
     failed = sorted(
         line.split(" ", 1)[1].split(" - ")[0]
@@ -150,7 +151,7 @@ def test_failing_items_carry_the_finding_to_the_controller(
                         handle.write(json.dumps(value) + "\\n")
         """
     )
-    _run(pytester, "--jobledger", "-n", "2").assert_outcomes(passed=11, failed=4)
+    _run(pytester, "--jobledger", "-n", "2").assert_outcomes(passed=12, failed=4)
     rows = [json.loads(line) for line in (project / "findings.jsonl").read_text().splitlines()]
     findings = sorted((Finding.from_json(row) for row in rows), key=lambda f: (f.job, f.cell))
     assert [(f.kind, f.path, f.line) for f in findings] == [
@@ -166,11 +167,14 @@ def test_bad_overlay_fails_one_status_item_and_skips_cells(
 ) -> None:
     (project / OVERLAY).write_text("jobs:\n  acme.billing.tasks.capture_invoice: {\n")
     result = _run(pytester, "--jobledger", "-rfs")
-    result.assert_outcomes(passed=2, failed=1, skipped=10)
+    result.assert_outcomes(passed=3, failed=1, skipped=10)
     result.stdout.fnmatch_lines(
         ["*[[]overlay-invalid[]] The overlay*(line 2)*not valid YAML*", f"FAILED {STATUS[0]}*"]
     )
     assert "Traceback" not in result.stdout.str()
+    # Skipped where the overlay's error is, as pytest's own skip markers report (not plugin.py).
+    result.stdout.fnmatch_lines([f"SKIPPED [[]10[]] {OVERLAY}*: the overlay could not be read*"])
+    assert "plugin.py" not in result.stdout.str()
 
 
 def test_stale_ledger_fails_the_freshness_item(pytester: pytest.Pytester, project: Path) -> None:
@@ -178,7 +182,7 @@ def test_stale_ledger_fails_the_freshness_item(pytester: pytest.Pytester, projec
     ledger = project / "generated" / "job_ledger.json"
     ledger.write_text(ledger.read_text().replace('"queue": "billing"', '"queue": "payments"'))
     result = _run(pytester, "--jobledger", "-m", "jobledger", "-k", "ledger-fresh")
-    result.assert_outcomes(failed=1, deselected=12)
+    result.assert_outcomes(failed=1, deselected=13)
     result.stdout.fnmatch_lines(
         [
             "*[[]ledger-stale[]]*acme.billing.tasks.capture_invoice: queue payments -> billing*"
@@ -193,3 +197,29 @@ def test_bad_configuration_is_a_usage_error(pytester: pytest.Pytester, project: 
     result = _run(pytester, "--jobledger")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(["*jobledger:*paths_*unknown key*"])
+
+
+# -- issue 13 --------------------------------------------------------------------------------
+
+
+def test_a_missing_root_names_the_pytest_option(pytester: pytest.Pytester, project: Path) -> None:
+    result = _run(pytester, "--jobledger", "--jobledger-root", "nope")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*jobledger:*nope: --jobledger-root is not a folder*"])
+    assert "--root " not in result.stderr.str()
+
+
+def test_an_empty_scan_fails_the_jobs_found_item(pytester: pytest.Pytester, project: Path) -> None:
+    pyproject = project / "pyproject.toml"
+    text = pyproject.read_text().replace('paths = ["src"]\n', 'paths = ["src"]\nexclude = ["**"]\n')
+    pyproject.write_text(text)
+    result = _run(pytester, "--jobledger", "-m", "jobledger", "-k", "jobs-found")
+    # Deselected: the two other status items, the two entries (now orphans) and test_plain.
+    result.assert_outcomes(failed=1, deselected=5)
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    result.stdout.fnmatch_lines(
+        [
+            "*[[]no-jobs[]] No job registration found under paths*(exclude: *",
+            f"FAILED {STATUS[2]}*",
+        ]
+    )

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from ..extract import extract
+from ..gate.status import empty_scan
 from ..ledger.model import Ledger
 from ..ledger.store import write_ledger
 from ..text import one_line
@@ -42,6 +43,13 @@ def run(args: argparse.Namespace) -> int:
     config = config_from_args(args)
     extraction = extract(config)
     ledger = extraction.ledger
+    for warning in extraction.warnings:
+        print(one_line(f"warning: {warning}"), file=sys.stderr)
+    empty = empty_scan(ledger, config)
+    if empty is not None:
+        # Writing it would replace a good committed ledger with an empty one after a typo.
+        print(one_line(f"{empty.location}: {empty.message} Nothing was written."), file=sys.stderr)
+        return 1
     text = ledger.dumps()
     if args.output == "-":
         sys.stdout.write(text)
@@ -51,8 +59,6 @@ def run(args: argparse.Namespace) -> int:
         path = Path(args.output) if args.output else config.ledger_path
         write_ledger(path, ledger, root=None if args.output else config.root)
         target = str(path)
-    for warning in extraction.warnings:
-        print(one_line(f"warning: {warning}"), file=sys.stderr)
     problems = problem_lines(ledger)
     for line in problems:
         print(one_line(line), file=sys.stderr)

@@ -19,7 +19,7 @@ from ..errors import OverlayError
 from ..extract import extract_ledger
 from ..ledger.model import Ledger
 from ..ledger.store import committed_ledger
-from ..overlay.reader import read_overlay_bytes
+from ..overlay.reader import MAX_OVERLAY_BYTES, OVERLAY_BYTES_CEILING, read_overlay_bytes
 from ..overlay.schema import schema, schema_resource
 from ..stub.plan import StubResult, stub_overlay
 from ..text import one_line
@@ -42,9 +42,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def read_overlay(path: Path, label: str, root: Path) -> str | None:
+def read_overlay(
+    path: Path, label: str, root: Path, max_bytes: int = MAX_OVERLAY_BYTES
+) -> str | None:
     """The overlay's exact text (no newline translation), or ``None`` when there is no file."""
-    data = read_overlay_bytes(path, label, root=root)
+    data = read_overlay_bytes(path, label, root=root, max_bytes=max_bytes)
     if data is None:
         return None
     try:
@@ -85,38 +87,57 @@ def run(args: argparse.Namespace) -> int:
     config = config_from_args(args)
     ledger = extract_ledger(config)
     previous = read_previous(config)
-    path = config.overlay_path
     label = config.overlay
-    with locked(path, root=config.root):
-        text = read_overlay(path, label, config.root)
-        result = stub_overlay(
-            text,
-            ledger,
-            previous,
-            required_cells=config.required_cells,
-            blocked_values=config.blocked_values,
-            renames=args.renames,
+    try:
+        with locked(config.overlay_path, root=config.root):
+            return _stub_locked(args, config, ledger, previous)
+    except OSError as error:  # the lock: the overlay's folder cannot be made or opened
+        raise OverlayError(
+            f"cannot lock the overlay's folder ({error.strerror or error}); check `overlay` in "
+            "[tool.jobledger]; nothing was written",
             path=label,
-            schema=schema_reference(path) if text is None else None,
-        )
-        if args.check:
-            report(result, label, check=True)
-            return 1 if result.changed else 0
-        if result.changed:
-            if read_overlay(path, label, config.root) != text:
+        ) from None
+
+
+def _stub_locked(
+    args: argparse.Namespace, config: Config, ledger: Ledger, previous: Ledger | None
+) -> int:
+    """Read, stub and write the overlay; the caller holds its lock (other stubs wait), and an
+    editor's save that lands meanwhile is caught right before the rename."""
+    path, label, limit = config.overlay_path, config.overlay, config.max_overlay_bytes
+    text = read_overlay(path, label, config.root, limit)
+    result = stub_overlay(
+        text,
+        ledger,
+        previous,
+        required_cells=config.required_cells,
+        blocked_values=config.blocked_values,
+        renames=args.renames,
+        path=label,
+        schema=schema_reference(path) if text is None else None,
+        max_bytes=limit,
+    )
+    if args.check:
+        report(result, label, check=True)
+        return 1 if result.changed else 0
+    if result.changed:
+
+        def unchanged() -> None:
+            """Called with the new text written to its temporary file, right before the rename."""
+            if read_overlay(path, label, config.root, OVERLAY_BYTES_CEILING) != text:
                 raise OverlayError(
                     "the overlay changed while the stub was running (an editor saved it?); "
                     "nothing was written, run the stub again",
                     path=label,
                 )
-            try:
-                atomic_write(path, result.text.encode("utf-8"), root=config.root)
-            except OSError as error:
-                raise OverlayError(
-                    f"cannot write the overlay ({error.strerror or error}); the old file is "
-                    "unchanged",
-                    path=label,
-                ) from None
+
+        try:
+            atomic_write(path, result.text.encode("utf-8"), root=config.root, guard=unchanged)
+        except OSError as error:
+            raise OverlayError(
+                f"cannot write the overlay ({error.strerror or error}); the old file is unchanged",
+                path=label,
+            ) from None
     report(result, label, check=False)
     return 0
 

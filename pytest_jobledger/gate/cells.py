@@ -7,7 +7,8 @@ Pure: each method takes the ledger job and the overlay entry the join paired and
 from __future__ import annotations
 
 import datetime
-from collections.abc import Iterable, Sequence
+import unicodedata
+from collections.abc import Iterable
 from typing import Any
 
 from ..config import Config
@@ -17,7 +18,7 @@ from ..overlay.cells import DRAFT_KEYS, CellKind, spec_for
 from ..overlay.model import Cell, Entry, Overlay
 from ..overlay.roster import Roster
 from ..overlay.values import describe_value
-from ..text import did_you_mean
+from ..text import Suggester
 from .signatures import Signatures
 
 YES_NO = ("yes", "no")
@@ -26,8 +27,42 @@ ORPHAN_CELL = "orphan"
 #: Words YAML 1.1 readers (PyYAML) turn into booleans when unquoted, in any of three spellings.
 YAML11_BOOL_WORDS = ("yes", "no", "true", "false", "on", "off", "y", "n")
 
+#: Orphans that get a "did you mean" in one run; past this many (a mass rename: see
+#: ``jobledger stub --renames``) the rest are reported without one, so the work stays bounded.
+SUGGESTED_ORPHANS = 500
+
 #: Why a check is skipped when the overlay could not be read.
 SKIPPED = "the overlay could not be read; see the overlay status item"
+
+#: Characters that draw nothing: controls, format characters (zero-width space and joiners, the
+#: byte order mark, bidirectional marks), every kind of space and line separator...
+_INVISIBLE_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Zs", "Zl", "Zp"})
+#: ... and letters, symbols and marks that are blank by design: the Hangul fillers, the empty
+#: Braille pattern, Khmer inherent vowels, the combining grapheme joiner and variation selectors.
+_BLANK_CHARACTERS = frozenset(
+    "\u034f\u115f\u1160\u17b4\u17b5\u2800\u3164\uffa0"
+    + "".join(map(chr, range(0x180B, 0x1810)))
+    + "".join(map(chr, range(0xFE00, 0xFE10)))
+    + "".join(map(chr, range(0xE0100, 0xE01F0)))
+)
+
+
+def _invisible(char: str) -> bool:
+    return char in _BLANK_CHARACTERS or unicodedata.category(char) in _INVISIBLE_CATEGORIES
+
+
+def normal_text(text: str) -> str:
+    """``text`` as a reader sees it: invisible characters dropped, each run of spaces one space,
+    no space at either end, case folded. The one definition of what a cell says: ``""`` is blank.
+    """
+    words = "".join(" " if char.isspace() else "" if _invisible(char) else char for char in text)
+    return " ".join(words.split()).casefold()
+
+
+def is_blank(text: str) -> bool:
+    """Whether ``text`` shows nothing at all: empty, or only spaces, controls and characters that
+    draw nothing (``"\\u200b"``, ``"\\0"``, ``"\\ufeff"``). A blank cell is an unsigned one."""
+    return normal_text(text) == ""
 
 
 class CellRules:
@@ -37,11 +72,13 @@ class CellRules:
         self,
         config: Config,
         overlay: Overlay | None,
+        unreadable_line: int = 1,
         *,
         today: datetime.date | None = None,
         roster: Roster | None = None,
     ) -> None:
         self.overlay = overlay
+        self.unreadable_line = unreadable_line
         self.path = overlay.path if overlay is not None else config.overlay_display
         self.vocabulary = config.vocabulary
         self.required: tuple[str, ...] = self.vocabulary.required
@@ -51,8 +88,10 @@ class CellRules:
             config.max_review_age_days,
             roster,
         )
-        self.blocked = {value.strip().casefold() for value in config.blocked_values}
+        self.blocked = {normal_text(value) for value in config.blocked_values}
         self._rank = {cell: index for index, cell in enumerate(self.required)}
+        self._cell_names = Suggester(self.vocabulary.cells)
+        self._suggestions_left = SUGGESTED_ORPHANS
 
     def sort_key(self, check: Check) -> tuple[int, str, int, str]:
         unsupported = check.finding is not None and check.finding.kind is Kind.UNSUPPORTED
@@ -64,7 +103,8 @@ class CellRules:
 
     def cell_check(self, job: Job, entry: Entry | None, cell: str) -> Check:
         if self.overlay is None:
-            return Check(job.id, cell, job.path, job.line, skipped=SKIPPED)
+            # Pointed at the overlay's error, where pytest's own skip markers would point.
+            return Check(job.id, cell, self.path, self.unreadable_line, skipped=SKIPPED)
         if entry is None:
             return self._fail(
                 Kind.UNSIGNED,
@@ -89,6 +129,9 @@ class CellRules:
                 f"it is unsigned. Add `{cell}: ...` under the entry, answered by the job's owner.",
             )
         if self._blocked(found.value):
+            shown = describe_value(found.value)
+            if isinstance(found.value, str) and found.value and is_blank(found.value):
+                shown += ", only characters that show nothing (spaces, controls, zero-width)"
             return self._fail(
                 Kind.UNSIGNED,
                 job.id,
@@ -96,7 +139,7 @@ class CellRules:
                 self.path,
                 found.value_line,
                 f"Job {job.id}: the {cell!r} cell at {self.path}:{found.value_line} holds "
-                f"{describe_value(found.value)}, which counts as unsigned (blocked: empty, null, "
+                f"{shown}, which counts as unsigned (blocked: empty, null, "
                 f"{self._blocked_list()}). Replace it with the real answer, agreed with the "
                 "job's owner.",
             )
@@ -247,12 +290,13 @@ class CellRules:
                     self.path,
                     cell.key_line,
                     f"Job {job.id}: unknown key {cell.key!r} at {self.path}:{cell.key_line}"
-                    f"{_suggest(cell.key, self.vocabulary.cells)}. An entry holds the "
+                    f"{_suggest(cell.key, self._cell_names)}. An entry holds the "
                     f"required cells ({', '.join(self.required)}) and the optional cells the "
                     "overlay schema lists; rename or delete the key.",
                 )
 
-    def orphan_check(self, entry: Entry, known: Sequence[str]) -> Check:
+    def orphan_check(self, entry: Entry, known: Suggester) -> Check:
+        """``known`` holds the ledger's ids, built once for every orphan of the join."""
         return self._fail(
             Kind.ORPHAN,
             entry.job,
@@ -260,11 +304,17 @@ class CellRules:
             self.path,
             entry.line,
             f"The entry {entry.job} at {self.path}:{entry.line} matches no job in the ledger"
-            f"{_suggest(entry.job, known)}. The job was renamed, moved or deleted: rename the "
-            "entry to the job's new id (keeping its signed cells) or delete it.",
+            f"{self._orphan_hint(entry.job, known)}. The job was renamed, moved or deleted: "
+            "rename the entry to the job's new id (keeping its signed cells) or delete it.",
         )
 
     # -- helpers -----------------------------------------------------------------------------
+
+    def _orphan_hint(self, job: str, known: Suggester) -> str:
+        if self._suggestions_left <= 0:
+            return ""
+        self._suggestions_left -= 1
+        return _suggest(job, known)
 
     def _fail(self, kind: Kind, job: str, cell: str, path: str, line: int, message: str) -> Check:
         return Check.failed(
@@ -276,7 +326,7 @@ class CellRules:
             return True
         if not isinstance(value, str):
             return False
-        folded = value.strip().casefold()
+        folded = normal_text(value)
         return folded == "" or folded in self.blocked
 
     def _blocked_list(self) -> str:
@@ -294,6 +344,6 @@ def is_whole_number(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
 
-def _suggest(word: str, options: Iterable[str]) -> str:
-    close = did_you_mean(word, options, cutoff=0.75)
+def _suggest(word: str, options: Suggester) -> str:
+    close = options.closest(word, cutoff=0.75)
     return f" (did you mean {close}?)" if close else ""

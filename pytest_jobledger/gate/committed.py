@@ -81,13 +81,13 @@ def read_snapshot(config: Config, *, fresh: Ledger | None = None) -> Snapshot:
     fresh = extract_ledger(config) if fresh is None else fresh
     raw, unreadable = committed_bytes(config.ledger_path, config.root)
     text = raw.decode("utf-8", errors="replace") if raw is not None else None
-    committed = parse_ledger(text) if text is not None else None
+    committed, why = parse_ledger(text) if text is not None else (None, None)
     display = config.ledger_display
     stale: str | None = None
     if unreadable is not None:
         stale = f"{display}: {unreadable}"
     elif text is not None and committed is None:
-        stale = f"{display} is not a ledger jobledger can read"
+        stale = f"{display} cannot be read as a ledger: {why}"
     elif text is not None and text != fresh.dumps():
         stale = ledger_diff(text, fresh)
     if committed is not None and raw is not None:

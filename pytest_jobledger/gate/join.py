@@ -24,6 +24,7 @@ from ..findings import Check, Finding, GateResult, JoinedJob, Kind
 from ..ledger.model import Job, Ledger, Unsupported
 from ..overlay.model import Overlay
 from ..overlay.roster import Roster
+from ..text import Suggester
 from .cells import CellRules
 
 DUPLICATE_CELL = "duplicate-id"
@@ -35,18 +36,19 @@ def join(
     overlay: Overlay | None,
     config: Config,
     *,
+    unreadable_line: int = 1,
     today: datetime.date | None = None,
     roster: Roster | None = None,
     extra: Sequence[Check] = (),
 ) -> GateResult:
     """Every job joined with its entry, and every check in gate order.
 
-    ``overlay`` is None when it could not be read: then each cell check is skipped. ``today``
-    dates reviews (the machine's date when not pinned); ``roster`` lists the known owners;
-    ``extra`` are checks of a job found outside the join (review after change), kept with its
-    cells.
+    ``overlay`` is None when it could not be read: then each cell check is skipped, located at
+    ``unreadable_line`` of the overlay (where its error is). ``today`` dates reviews (the
+    machine's date when not pinned); ``roster`` lists the known owners; ``extra`` are checks of a
+    job found outside the join (review after change), kept with its cells.
     """
-    rules = CellRules(config, overlay, today=today, roster=roster)
+    rules = CellRules(config, overlay, unreadable_line, today=today, roster=roster)
     jobs = ledger.by_id()
     entries = overlay.by_id() if overlay is not None else {}
     joined: list[JoinedJob] = []
@@ -63,7 +65,7 @@ def join(
         joined.append(JoinedJob(job, entry, tuple(sorted(own, key=rules.sort_key))))
     for job_id, rows in ledger.duplicate_ids().items():
         others.append(_duplicate_check(job_id, rows))
-    known = sorted(jobs)
+    known = Suggester(jobs)
     for entry in entries.values():
         if entry.job not in jobs:
             others.append(rules.orphan_check(entry, known))

@@ -23,7 +23,7 @@ from ..overlay.roster import Roster, load_roster
 from .changes import build_report
 from .join import join
 from .review import Base, base_status, read_base, review_checks
-from .status import ledger_status, overlay_status, owners_status
+from .status import jobs_status, ledger_status, overlay_status, owners_status
 
 
 def evaluate(
@@ -42,7 +42,9 @@ def evaluate(
     display = config.overlay_display
     overlay: Overlay | None
     try:
-        overlay = load_overlay(config.overlay_path, display, root=config.root)
+        overlay = load_overlay(
+            config.overlay_path, display, root=config.root, max_bytes=config.max_overlay_bytes
+        )
         error = None
     except OverlayError as exc:
         overlay, error = None, exc
@@ -50,6 +52,7 @@ def evaluate(
     status = [
         overlay_status(error, display),
         ledger_status(committed, fresh, config, unreadable=unreadable),
+        jobs_status(fresh, config),
     ]
     roster = _roster(config, status)
     extra: list[Check] = []
@@ -60,9 +63,18 @@ def evaluate(
         if found is not None and overlay is not None:
             extra = review_checks(found, fresh, overlay, config)
             changes = build_report(found, fresh, overlay)
-    joined = join(fresh, overlay, config, today=today, roster=roster, extra=extra)
+    joined = join(
+        fresh,
+        overlay,
+        config,
+        unreadable_line=(error.line or 1) if error else 1,
+        today=today,
+        roster=roster,
+        extra=extra,
+    )
     inputs = Inputs(
-        ledger=hashlib.sha256(fresh.dumps().encode("utf-8")).hexdigest(),
+        # surrogatepass: a hand-made ledger (tests, tools) may hold a lone surrogate.
+        ledger=hashlib.sha256(fresh.dumps().encode("utf-8", "surrogatepass")).hexdigest(),
         overlay=overlay.sha256 if overlay is not None else None,
     )
     return GateResult(tuple(status) + joined.checks, joined.jobs, changes=changes, inputs=inputs)

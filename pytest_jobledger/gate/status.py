@@ -1,7 +1,8 @@
-"""The gate's session-level status items: the overlay is usable, the ledger is fresh, the owners
-roster is usable (when configured); :mod:`.review` adds the base's.
+"""The gate's session-level status items: the overlay is usable, the ledger is fresh, the scan
+found jobs, the owners roster is usable (when configured); :mod:`.review` adds the base's.
 
-They come first, so a run cannot pass when something outside the per-cell items is wrong.
+They come first, so a run cannot pass when something outside the per-cell items is wrong: a scan
+that found nothing (a ``paths`` typo, an ``exclude`` that matches everything) is not a green gate.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ __all__ = ["LEDGER_STATUS", "OVERLAY_STATUS", "STATUS_JOB", "ledger_status", "ov
 OVERLAY_STATUS = "overlay-valid"
 LEDGER_STATUS = "ledger-fresh"
 OWNERS_STATUS = "owners-valid"
+JOBS_STATUS = "jobs-found"
 
 
 def overlay_status(error: OverlayError | None, display: str) -> Check:
@@ -55,8 +57,8 @@ def ledger_status(
                 path=display,
                 line=1,
                 message=(
-                    f"The committed ledger {display} cannot be read: {unreadable}. Replace it "
-                    "with a regular file: run `jobledger extract` and commit the result."
+                    f"The committed ledger {display} cannot be read: {unreadable}. Run "
+                    "`jobledger extract` and commit the file it writes."
                 ),
             )
         )
@@ -97,3 +99,56 @@ def owners_status(error: OverlayError | None, display: str) -> Check:
         ),
     )
     return Check.failed(finding)
+
+
+def empty_scan(fresh: Ledger, config: Config) -> Finding | None:
+    """Why a scan that found no job registration is not a pass (``None``: it found some, or the
+    project allows none). ``jobledger extract`` refuses with the same words."""
+    if fresh.jobs or fresh.unsupported or config.allow_empty:
+        return None
+    source = _config_display(config)
+    scanned = f"paths {list(config.paths)!r} (exclude: {list(config.exclude)!r})"
+    if config.configured:
+        lines = config.key_lines
+        blamed = "exclude" if config.exclude and "paths" not in lines else "paths"
+        line = lines.get(blamed) or lines.get("", 1)
+        message = (
+            f"No job registration found under {scanned} in {config.root}: the gate would check "
+            f"nothing. Check `paths` and `exclude` in [tool.jobledger] ({source}:{line}); a "
+            "folder name typo or an exclude pattern that matches everything gives an empty "
+            "scan. If the project has no background jobs on purpose, set `allow_empty = true` "
+            "there."
+        )
+    else:
+        line = 1
+        where = f"{source} has no [tool.jobledger] table"
+        if config.source is None:
+            where = "there is no pyproject.toml"
+        message = (
+            f"No job registration found under {config.root}, and {where}, so the whole root was "
+            "scanned with the defaults: the gate would check nothing. Add a table to "
+            f"{source} at the project root naming the folders that hold the jobs, e.g. "
+            '`[tool.jobledger]` then `paths = ["src"]` on the next line (or `allow_empty = '
+            "true` if the project has no background jobs on purpose)."
+        )
+    return Finding(
+        kind=Kind.NO_JOBS,
+        job=STATUS_JOB,
+        cell=JOBS_STATUS,
+        path=source,
+        line=line,
+        message=message,
+    )
+
+
+def jobs_status(fresh: Ledger, config: Config) -> Check:
+    """The scan found at least one job registration, or the project allows it to find none."""
+    finding = empty_scan(fresh, config)
+    if finding is None:
+        return Check(STATUS_JOB, JOBS_STATUS, _config_display(config), 1)
+    return Check.failed(finding)
+
+
+def _config_display(config: Config) -> str:
+    """The configuration file as findings name it (``pyproject.toml`` when there is none yet)."""
+    return config.display(config.source) if config.source is not None else "pyproject.toml"

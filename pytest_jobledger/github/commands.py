@@ -10,7 +10,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from ..findings import Finding, Level
-from ..text import clip
+from ..text import clip, escape_surrogates
 
 #: GitHub shows at most 10 error annotations per step, and as many warnings (50 in all per job);
 #: the rest are dropped silently, so we emit up to this many of each and then say how many more
@@ -25,8 +25,9 @@ MAX_MESSAGE_CHARS = 4000
 
 
 def escape_data(text: str) -> str:
-    """Escape a command's message so that it stays one line and ``%`` survives the round trip."""
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    """Escape a command's message so that it stays one line and ``%`` survives the round trip (a
+    lone surrogate, which cannot be printed as UTF-8, is shown as its ``\\uXXXX`` escape)."""
+    return escape_surrogates(text).replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
 
 
 def escape_property(text: str) -> str:

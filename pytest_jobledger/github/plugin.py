@@ -31,7 +31,8 @@ from ..errors import JobledgerError
 from ..findings import CHANGES_PROPERTY, FINDING_PROPERTY, ChangeReport, Finding
 from ..plugin import JobledgerWarning, gate_config, gate_enabled, gate_result
 from ..reporters.sarif import dumps, sarif_log
-from .commands import annotation_lines, display_path
+from ..text import one_line
+from .commands import annotation_lines, display_path, workflow_command
 from .context import GitHubContext, changed_files, changed_lines, write_outputs
 from .runbook import changed_jobs, runbook_section
 from .summary import append_summary, counts
@@ -86,6 +87,10 @@ def pytest_configure(config: pytest.Config) -> None:
     sarif = config.getoption("jobledger_sarif")
     if not annotate and not sarif:
         return
+    if sarif:
+        problem = unwritable_target(config.invocation_params.dir / sarif)
+        if problem is not None:
+            raise pytest.UsageError(f"jobledger: --jobledger-sarif {sarif}: {problem}")
     presenter = GitHubPresenter(
         config,
         annotate=annotate,
@@ -225,33 +230,69 @@ class GitHubPresenter:
         )
 
     def _write_files(self) -> None:
+        """Write the SARIF log, the job summary and the step outputs, each on its own.
+
+        A file that cannot be written (a folder, a missing folder, a full disk) is reported on
+        stderr and as a warning annotation, and the others are still written; the exit status
+        stays the gate's own: 0 when every item passed, 1 when one failed. A presenter's failure
+        must neither turn a clean gate red nor hide a red one.
+        """
         root = project_root(self.config)
         outputs: dict[str, str | int] = {}
+        problems: list[str] = []
         if self.sarif is not None:
-            log = sarif_log(self.findings, root=root, workspace=self.context.workspace)
             target = self.config.invocation_params.dir / self.sarif
-            atomic_write(target, dumps(log))
-            outputs["sarif"] = str(target)
-        if not self.annotate:
+            try:
+                log = sarif_log(self.findings, root=root, workspace=self.context.workspace)
+                atomic_write(target, dumps(log))
+                outputs["sarif"] = str(target)
+            except OSError as error:
+                problems.append(f"the SARIF report {target}: {error.strerror or error}")
+        if self.annotate and self.context.step_summary is not None:
+            try:
+                self._write_summary(root, self.context.step_summary)
+            except OSError as error:
+                problems.append(
+                    f"the job summary {self.context.step_summary}: {error.strerror or error}"
+                )
+        if self.annotate and self.context.output is not None:
+            try:
+                write_outputs(self.context.output, {**counts(self.findings), **outputs})
+            except (OSError, ValueError) as error:
+                reason = getattr(error, "strerror", None) or error
+                problems.append(f"the step outputs {self.context.output}: {reason}")
+        self._report_unwritten(problems)
+
+    def _write_summary(self, root: Path, summary: Path) -> None:
+        def locate(finding: Finding) -> str:
+            path = display_path(finding, root, self.context.workspace)
+            return f"{path}:{finding.line}" if path else "(no file)"
+
+        complete = self.exitstatus in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED)
+        append_summary(
+            summary,
+            self.findings,
+            locate=locate,
+            incomplete=None if complete else f"pytest exit status {self.exitstatus}",
+            changes=self.changes,
+            no_changes=self.no_changes,
+            extra=self._runbook_rows if complete else None,
+        )
+
+    def _report_unwritten(self, problems: list[str]) -> None:
+        if not problems:
             return
-        if self.context.step_summary is not None:
-
-            def locate(finding: Finding) -> str:
-                path = display_path(finding, root, self.context.workspace)
-                return f"{path}:{finding.line}" if path else "(no file)"
-
-            complete = self.exitstatus in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED)
-            append_summary(
-                self.context.step_summary,
-                self.findings,
-                locate=locate,
-                incomplete=None if complete else f"pytest exit status {self.exitstatus}",
-                changes=self.changes,
-                no_changes=self.no_changes,
-                extra=self._runbook_rows if complete else None,
+        failing = counts(self.findings)["failing-cells"]
+        verdict = f"{failing} failing ledger items" if failing else "no failing ledger item"
+        for problem in problems:
+            message = one_line(
+                f"jobledger: could not write {problem}. The gate's result is unchanged "
+                f"({verdict}; exit status {self.exitstatus})."
             )
-        if self.context.output is not None:
-            write_outputs(self.context.output, {**counts(self.findings), **outputs})
+            sys.stderr.write(message + "\n")
+            if self.annotate:
+                sys.stderr.write(workflow_command("warning", message) + "\n")
+        sys.stderr.flush()
 
     def _runbook_rows(self, limit_bytes: int) -> str:
         """The runbook's index rows of the jobs this pull request changed (or nothing)."""
@@ -264,3 +305,14 @@ class GitHubPresenter:
         lines = changed_lines(self.context, settings.overlay_path)
         ids = changed_jobs(result, settings, changed, lines)
         return runbook_section(result, settings, ids, limit_bytes)
+
+
+def unwritable_target(path: Path) -> str | None:
+    """Why a report cannot be written at ``path`` (a folder there, or a file where one of its
+    folders must be), found before the gate runs; ``None`` when it looks writable."""
+    if path.is_dir():
+        return "is a folder; give the path of a file to write"
+    for parent in path.parents:
+        if parent.exists():
+            return None if parent.is_dir() else f"{parent} is a file, not a folder"
+    return None

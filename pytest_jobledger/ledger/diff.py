@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .model import RESOLVED_FIELDS, SCHEMA_VERSION, Job, JSONValue, Ledger, Unsupported
+from .store import parse_ledger
 
 #: How many ids (or changed jobs) a summary names per category before it says "and N more".
 NAMED = 5
@@ -276,11 +277,10 @@ def summary(diff: LedgerDiff, limit: int = NAMED) -> str:
 
 def ledger_diff(committed: str, fresh: Ledger) -> str:
     """What changed between the committed ledger's text and a fresh extraction, in one sentence."""
-    try:
-        data = json.loads(committed)
-        old = Ledger.from_json(data)
-    except (ValueError, KeyError, TypeError, AttributeError):
-        return "the committed file is not a ledger jobledger can read (was it edited by hand?)"
+    old, problem = parse_ledger(committed)
+    if old is None:
+        return f"the committed file cannot be compared: {problem}"
+    data = json.loads(committed)
     diff = diff_ledgers(old, fresh)
     parts = [] if diff.empty else [summary(diff)]
     if isinstance(data, Mapping) and data.get("schema_version") != SCHEMA_VERSION:

@@ -30,15 +30,37 @@ def committed_bytes(path: Path, root: Path | None = None) -> tuple[bytes | None,
 def committed_text(path: Path, root: Path | None = None) -> tuple[str | None, str | None]:
     """The committed ledger's text and, when it cannot be read, why (``None, None``: no file)."""
     raw, problem = committed_bytes(path, root)
-    return (None if raw is None else raw.decode("utf-8", errors="replace")), problem
-
-
-def parse_ledger(text: str) -> Ledger | None:
-    """The ledger ``text`` holds, or ``None`` when it is not a ledger jobledger can read."""
+    if raw is None:
+        return None, problem
     try:
-        return Ledger.from_json(json.loads(text))
-    except (ValueError, KeyError, TypeError, AttributeError):
-        return None
+        return raw.decode("utf-8"), None
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        return None, f"it is not UTF-8 text (line {line}), so it is not a file jobledger wrote"
+
+
+def parse_ledger(text: str) -> tuple[Ledger | None, str | None]:
+    """``text`` as a :class:`Ledger`, or ``None`` and why not, in words that tell a file that is
+    not JSON at all (a merge conflict, an edit by hand) from JSON that is not a ledger."""
+    try:
+        data = json.loads(text)
+    except RecursionError:
+        return None, "its brackets nest too deeply to be a ledger (not a file jobledger wrote)"
+    except json.JSONDecodeError as exc:
+        return None, (
+            f"it is not valid JSON (line {exc.lineno}: {exc.msg}); a merge conflict or an edit "
+            "by hand?"
+        )
+    if not isinstance(data, dict) or "jobs" not in data:
+        return None, "it is JSON but not a ledger (no `jobs` list at the top)"
+    try:
+        return Ledger.from_json(data), None
+    except (ValueError, KeyError, TypeError, AttributeError, RecursionError):
+        version = data.get("schema_version")
+        return None, (
+            f"it is JSON but not a ledger this version of jobledger can read (schema_version "
+            f"{version!r}); was it edited by hand?"
+        )
 
 
 def committed_ledger(path: Path, root: Path | None = None) -> tuple[Ledger | None, str | None]:
@@ -46,10 +68,7 @@ def committed_ledger(path: Path, root: Path | None = None) -> tuple[Ledger | Non
     text, problem = committed_text(path, root)
     if text is None:
         return None, problem
-    ledger = parse_ledger(text)
-    if ledger is None:
-        return None, "it is not a ledger jobledger can read"
-    return ledger, None
+    return parse_ledger(text)
 
 
 def write_ledger(path: Path, ledger: Ledger, *, root: Path | None = None) -> None:

@@ -30,19 +30,24 @@ from typing import Any
 import jsonschema
 import yaml as pyyaml
 from ruamel.yaml import YAML
-from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from ruamel.yaml.comments import CommentedMap, CommentedOrderedMap, CommentedSeq
 from ruamel.yaml.constructor import DuplicateKeyError, RoundTripConstructor
 from ruamel.yaml.error import YAMLError
 
 from ..errors import OverlayError
 from ..paths import FileTooLarge, UnsafeFile, read_regular
+from ..text import has_surrogate
 from .model import Cell, Entry, Overlay
 from .schema import SCHEMA_RESOURCE, shape_validator
 from .values import MISSING, describe_value, short, to_plain
 from .yaml_errors import describe
 
-#: About 4,000 fully signed jobs; ruamel's round-trip reader takes about two seconds for this much.
+#: About 4,000 fully signed jobs; ruamel's round-trip reader takes a few seconds for this much.
+#: A project may raise it with ``max_overlay_bytes`` in [tool.jobledger], up to the ceiling.
 MAX_OVERLAY_BYTES = 1024 * 1024
+#: What no configuration can raise the limit beyond: the overlay comes from the repository, which
+#: may be a hostile pull request, and reading this much already takes seconds and ~250 MB.
+OVERLAY_BYTES_CEILING = 4 * 1024 * 1024
 
 #: Far beyond any real overlay (it needs three levels); deeper flow nesting is refused unparsed.
 MAX_FLOW_DEPTH = 64
@@ -61,14 +66,21 @@ def read_overlay_bytes(
     except FileTooLarge as exc:
         raise OverlayError(
             f"the overlay is {exc.size:,} bytes, over the {max_bytes:,}-byte limit; an overlay is "
-            "hand-written policy, so this is probably the wrong file (check `overlay` in "
-            "[tool.jobledger])",
+            "hand-written policy, so this may be the wrong file (check `overlay` in "
+            "[tool.jobledger]); a project with that many jobs can raise `max_overlay_bytes` "
+            f"there, up to {OVERLAY_BYTES_CEILING:,}",
             path=display,
             line=1,
         ) from exc
     except UnsafeFile as exc:
         raise OverlayError(
             f"the overlay cannot be used: {exc.strerror}; check `overlay` in [tool.jobledger]",
+            path=display,
+        ) from exc
+    except NotADirectoryError as exc:
+        raise OverlayError(
+            "the overlay cannot be used: a folder on its path is a file; check `overlay` in "
+            "[tool.jobledger]",
             path=display,
         ) from exc
     except OSError as exc:
@@ -115,13 +127,13 @@ def parse_overlay(raw: bytes | str, display: str, *, max_bytes: int = MAX_OVERLA
     jobs11 = _get(yaml11, "jobs")
     entries = []
     for job_id, body in jobs.items():
-        line = jobs.lc.key(job_id)[0] + 1
+        line = _lc_line(jobs.lc.key(job_id), 1)
         body11 = _get(jobs11, job_id)
         cells: list[Cell] = []
         if isinstance(body, CommentedMap):
             for key, value in body.items():
-                key_line = body.lc.key(key)[0] + 1
-                value_line = key_line if value is None else body.lc.value(key)[0] + 1
+                key_line = _lc_line(body.lc.key(key), line)
+                value_line = key_line if value is None else _lc_line(body.lc.value(key), key_line)
                 cells.append(
                     Cell(
                         key=str(key),
@@ -225,7 +237,24 @@ def _refuse_aliases_and_odd_keys(data: Any, display: str) -> None:
                 path=display,
                 line=line,
             )
+        if isinstance(node, CommentedOrderedMap):
+            raise OverlayError(
+                "an ordered mapping (!!omap): the overlay is plain `key: value` lines; remove "
+                "the tag and write the mapping's keys as lines",
+                path=display,
+                line=line,
+            )
+        tag = _local_tag(node)
+        if tag is not None:
+            raise OverlayError(
+                f"a value tagged {tag}: the overlay holds plain answers, and a YAML reader that "
+                f"does not know the tag {tag} cannot read the file at all; remove the tag",
+                path=display,
+                line=line,
+            )
         if not _is_container(node):
+            if isinstance(node, str) and has_surrogate(node):
+                raise _surrogate_error(node, display, line)
             continue
         seen.add(id(node))
         if isinstance(node, CommentedMap):
@@ -237,7 +266,7 @@ def _refuse_aliases_and_odd_keys(data: Any, display: str) -> None:
                     line=node.lc.line + 1,
                 )
             for key, value in node.items():
-                key_line = node.lc.key(key)[0] + 1
+                key_line = _lc_line(node.lc.key(key), line)
                 if not isinstance(key, str):
                     raise OverlayError(
                         f"the key {short(key)} is {describe_value(key)}, not text; job ids and "
@@ -245,10 +274,40 @@ def _refuse_aliases_and_odd_keys(data: Any, display: str) -> None:
                         path=display,
                         line=key_line,
                     )
+                if has_surrogate(key):
+                    raise _surrogate_error(key, display, key_line)
                 stack.append((value, key_line))
         else:
+            lc = getattr(node, "lc", None)  # ``!!pairs`` is a plain list of tuples
             for index, value in enumerate(node):
-                stack.append((value, node.lc.item(index)[0] + 1))
+                stack.append((value, _lc_line(lc.item(index) if lc else None, line)))
+
+
+def _lc_line(position: Any, fallback: int) -> int:
+    """The 1-based line ruamel recorded (``(line, column)``), or ``fallback`` where it recorded
+    none (inside ``!!omap`` and tagged collections)."""
+    return int(position[0]) + 1 if position else fallback
+
+
+def _local_tag(node: Any) -> str | None:
+    """The tag of a node written with a local tag (``!custom``), else ``None``; the standard
+    ``!!`` tags are left to the join, which describes what they make."""
+    tag = getattr(getattr(node, "tag", None), "value", None)
+    if isinstance(tag, str) and tag.startswith("!") and not tag.startswith("!!"):
+        return tag
+    return None
+
+
+def _surrogate_error(text: str, display: str, line: int) -> OverlayError:
+    """A ``\\udfff`` escape is half of a UTF-16 pair, not a character: no tool can print it or
+    save it as UTF-8, and YAML 1.1 readers refuse it, so the overlay would mean different things."""
+    return OverlayError(
+        f"{short(text)} holds a lone surrogate escape (such as \\udfff): half of a "
+        "UTF-16 pair, not a character, which no tool can print or save as UTF-8; write the "
+        "character itself, or remove the escape",
+        path=display,
+        line=line,
+    )
 
 
 def _is_container(node: Any) -> bool:

@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Mapping
+from collections.abc import Set as AbstractSet
 from typing import Any
+
+from ruamel.yaml.comments import TaggedScalar
 
 from ..text import clip
 
@@ -22,6 +25,8 @@ class _Missing:
 
 MISSING: Any = _Missing()
 
+STR_TAG = "tag:yaml.org,2002:str"
+
 
 def to_plain(value: Any) -> Any:
     """ruamel's round-trip values as plain Python values (str, int, float, bool, None, ...)."""
@@ -29,6 +34,8 @@ def to_plain(value: Any) -> Any:
         return value
     if isinstance(value, str):
         return str(value)
+    if isinstance(value, TaggedScalar) and str(value.tag.value) == STR_TAG:
+        return str(value.value)  # ``!!str 5``: the text "5", as every reader reads it
     if isinstance(value, int):
         return int(value)
     if isinstance(value, float):
@@ -43,7 +50,8 @@ def to_plain(value: Any) -> Any:
 
 
 def family(value: Any) -> str:
-    """The kind of YAML value: null, bool, int, float, str, datetime, date, map or list."""
+    """The kind of YAML value: null, bool, int, float, str, datetime, date, map, list, binary,
+    set or tagged (a scalar with a tag ruamel keeps as written)."""
     if value is None:
         return "null"
     for name, types in (
@@ -55,6 +63,9 @@ def family(value: Any) -> str:
         ("date", datetime.date),
         ("map", Mapping),
         ("list", (list, tuple)),
+        ("binary", (bytes, bytearray)),
+        ("set", AbstractSet),
+        ("tagged", TaggedScalar),
     ):
         if isinstance(value, types):
             return name
@@ -88,7 +99,15 @@ def describe_value(value: Any) -> str:
         "date": "a date",
         "map": "a mapping",
         "list": "a list",
-    }.get(kind, f"a {kind}")
+        "binary": "binary data (a !!binary value)",
+        "set": "a set (a !!set value)",
+        "tagged": f"a value tagged {_tag_of(value)}",
+    }.get(kind, "a value of an unusual YAML type")
+
+
+def _tag_of(value: Any) -> str:
+    tag = str(getattr(getattr(value, "tag", None), "value", None) or "?")
+    return tag.replace("tag:yaml.org,2002:", "!!")
 
 
 def short(value: Any, *, quote: bool = True) -> str:

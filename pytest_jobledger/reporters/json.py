@@ -7,8 +7,10 @@ from collections.abc import Sequence
 
 from ..config import Config
 from ..findings import Finding
+from ..text import escape_surrogates
 
 
 def report(findings: Sequence[Finding], config: Config) -> str:
     rows = [finding.to_json() for finding in findings]
-    return json.dumps(rows, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    # A lone surrogate (an escape in a source or overlay) is written as its JSON escape.
+    return escape_surrogates(json.dumps(rows, indent=2, sort_keys=True, ensure_ascii=False)) + "\n"

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from ..text import clip, one_line
+from ..text import clip, escape_surrogates, one_line
 
 #: One table cell never grows past this; a 10 MB YAML value must not eat the page.
 MAX_CELL_CHARS = 1000
@@ -34,7 +34,7 @@ def _lines(text: str) -> list[str]:
 
 def escape_markdown(text: str, limit: int = MAX_CELL_CHARS) -> str:
     """Text for a table cell: Markdown/HTML specials escaped, newlines as ``<br>``, clipped."""
-    text = clip(text, limit)
+    text = escape_surrogates(clip(text, limit))
     text = _INLINE_SPECIAL.sub(r"\\\1", text)
     return "<br>".join(line.strip() for line in _lines(text)) if text else text
 

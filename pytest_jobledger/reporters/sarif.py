@@ -17,6 +17,7 @@ from ..config import Config
 from ..findings import Finding, Kind, Level
 from ..github.commands import display_path, order_findings
 from ..github.context import GitHubContext
+from ..text import escape_surrogates
 
 SARIF_VERSION = "2.1.0"
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -93,7 +94,8 @@ def _result(finding: Finding, kinds: Sequence[Kind], root: Path, base: Path) -> 
 
 
 def dumps(log: dict[str, object]) -> str:
-    return json.dumps(log, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    text = json.dumps(log, indent=2, sort_keys=True, ensure_ascii=False)
+    return escape_surrogates(text) + "\n"  # a lone surrogate as its JSON escape, never raw
 
 
 def report(findings: Sequence[Finding], config: Config) -> str:

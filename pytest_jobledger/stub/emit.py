@@ -8,6 +8,7 @@ it is quoted too.
 
 from __future__ import annotations
 
+import functools
 import io
 import re
 from collections.abc import Sequence
@@ -28,6 +29,10 @@ _LINE_BREAKS = re.compile(r"[\r\n\x85\u2028\u2029]|[^\S ]|[\x00-\x1f\x7f]")
 
 #: The placeholder every new cell holds; blocked by default, so the gate fails until a person signs.
 PLACEHOLDER = "unknown"
+
+#: YAML readers refuse a ``key:`` longer than 1,024 characters; a longer key is written as an
+#: explicit key (``? key`` then ``:`` on the next line). A margin keeps clear of the exact limit.
+IMPLICIT_KEY_LIMIT = 1000
 
 
 def _dump(value: str) -> str:
@@ -52,6 +57,7 @@ def reads_as_string(value: str) -> bool:
     return all(tag == _STR for tag in tags)
 
 
+@functools.lru_cache(maxsize=4096)  # cell names and the placeholder repeat in every entry
 def scalar(value: str, quote: str = '"') -> str:
     """``value`` as a one-line YAML scalar: plain when every reader agrees, else quoted.
 
@@ -98,7 +104,11 @@ def entry_lines(
     """A new entry, one line per item without line endings: the key with where the job is
     defined as a comment, then each required cell with the placeholder."""
     pad = " " * column
-    lines = [f"{pad}{scalar(job.id, quote)}:  # {comment_text(job.location)}"]
+    key = scalar(job.id, quote)
+    if len(key) > IMPLICIT_KEY_LIMIT:
+        lines = [f"{pad}? {key}", f"{pad}:  # {comment_text(job.location)}"]
+    else:
+        lines = [f"{pad}{key}:  # {comment_text(job.location)}"]
     value = f" {scalar(placeholder, quote)}" if placeholder else ""
     for cell in cells:
         lines.append(f"{pad}{' ' * cell_indent}{scalar(cell, quote)}:{value}")

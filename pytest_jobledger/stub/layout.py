@@ -135,8 +135,25 @@ def has_span(event: Event) -> bool:
     return bool(event.end_mark.index > event.start_mark.index)
 
 
+def refuse_bare_carriage_returns(text: str, path: str) -> None:
+    """A line that ends in a lone CR (old Mac line endings) is a line to YAML but not to the
+    stub, which splices whole lines: refuse it rather than guess where new lines go."""
+    at = text.replace("\r\n", "\n\n").find("\r")
+    if at < 0:
+        return
+    line = text[:at].replace("\r\n", "\n").replace("\r", "\n").count("\n") + 1
+    raise OverlayError(
+        "the overlay has a line that ends in a lone carriage return (CR, old Mac line "
+        "endings); the stub only edits files whose lines end in LF or CRLF: save it with LF line "
+        "endings, then run the stub again; nothing was written",
+        path=path,
+        line=line,
+    )
+
+
 def locate(text: str, path: str) -> Layout:
     """Read the overlay's structure; raise a located :class:`OverlayError` if it does not parse."""
+    refuse_bare_carriage_returns(text, path)
     events = read_events(text, path)
     return _Locator(Lines.of(text), events).layout()
 
@@ -237,7 +254,7 @@ class _Locator:
         for n, (key_at, value_end, content_end) in enumerate(spans):
             key = events[key_at]
             key_line = self.lines.line_of(key.start_mark.index)
-            column = self.lines.column_of(key.start_mark.index)
+            column = self._key_column(key.start_mark.index)
             floor = self.content_line(previous_end)
             head = key_line
             while head - 1 > floor:
@@ -271,6 +288,9 @@ class _Locator:
             previous_end = content_end
         return tuple(result)
 
+    def _key_column(self, index: int) -> int:
+        return key_column(self.lines, index)
+
     def _keeps_blank_lines(self, start: int, stop: int) -> bool:
         spanned = [event for event in self.events[start:stop] if has_span(event)]
         last = max(spanned, key=lambda event: event.end_mark.index, default=None)
@@ -293,6 +313,16 @@ class _Locator:
                 break
             tail = line
         return tail
+
+
+def key_column(lines: Lines, index: int) -> int:
+    """Where a mapping key at ``index`` starts: the key, or the ``?`` of an explicit key."""
+    line = lines.line_of(index)
+    column = lines.column_of(index)
+    prefix = lines.lines[line][: index - lines.starts[line]] if lines.lines else ""
+    if prefix.strip() == "?":
+        return column - (len(prefix) - prefix.index("?"))
+    return column
 
 
 def skip_node(events: Sequence[Event], i: int) -> int:
@@ -350,7 +380,7 @@ def _guess_indent(events: Sequence[Event], lines: Lines) -> int:
     for event in events:
         is_node = isinstance(event, (ScalarEvent, AliasEvent, CollectionStartEvent))
         if is_node and frames and frames[-1][0] and frames[-1][1] and frames[-1][2] is None:
-            column = lines.column_of(event.start_mark.index)
+            column = key_column(lines, event.start_mark.index)
             frames[-1][2] = column
             outer = [frame[2] for frame in frames[:-1] if frame[0] and frame[2] is not None]
             if outer and column > outer[-1]:
@@ -374,8 +404,8 @@ def _cell_step(events: Sequence[Event], start: int, stop: int, lines: Lines) -> 
         if isinstance(value, MappingStartEvent) and not value.flow_style:
             first_cell = events[i + 2]
             if not isinstance(first_cell, MappingEndEvent):
-                key_col = lines.column_of(key.start_mark.index)
-                cell_col = lines.column_of(first_cell.start_mark.index)
+                key_col = key_column(lines, key.start_mark.index)
+                cell_col = key_column(lines, first_cell.start_mark.index)
                 if cell_col > key_col:
                     return cell_col - key_col
         i = skip_node(events, i + 1)

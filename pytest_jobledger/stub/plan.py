@@ -14,14 +14,16 @@ ledgers; the command does the reading, locking and writing.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ..config import DEFAULT_BLOCKED_VALUES
 from ..errors import OverlayError
 from ..ledger.model import Job, Ledger
 from ..ledger.renames import Ambiguity, Pair, pair
-from .emit import comment_text, entry_lines, placeholder_for, scalar
+from ..overlay.reader import MAX_OVERLAY_BYTES, OVERLAY_BYTES_CEILING, parse_overlay
+from ..text import has_surrogate, one_line
+from .emit import IMPLICIT_KEY_LIMIT, comment_text, entry_lines, placeholder_for, scalar
 from .layout import EntrySpan, Layout, locate
 from .proof import verify
 
@@ -117,6 +119,7 @@ def stub_overlay(
     renames: bool = False,
     path: str = "overlays/job_policy.yaml",
     schema: str | None = None,
+    max_bytes: int = MAX_OVERLAY_BYTES,
 ) -> StubResult:
     """The overlay with an entry for every unsigned job (and, with ``renames``, moved entries).
 
@@ -126,6 +129,7 @@ def stub_overlay(
     source = header_text(schema) if text is None else text
     layout = locate(source, path)
     fresh = ledger.by_id()
+    _refuse_unwritable_ids(fresh.values(), path)
     entries = {entry.id: entry for entry in layout.entries}
     orphans = [entry.id for entry in layout.entries if entry.id not in fresh]
     unsigned = [
@@ -142,7 +146,9 @@ def stub_overlay(
     plan = _Plan(layout, path, required_cells, placeholder_for(blocked_values))
     new_text = plan.apply(to_add, {move.old: move.new for move in moves}, set(replaced))
     if new_text != source:
+        refuse_oversized(new_text, path, max_bytes)  # cheap, so first
         verify(source, new_text, path, to_add, {m.old: m.new for m in moves}, set(replaced))
+        gate_reads_it(text, new_text, path, max_bytes)
     return StubResult(
         text=new_text,
         original=text,
@@ -210,6 +216,7 @@ class _Plan:
                 self._delete(entry)
         staying.sort(key=lambda e: e.key_line)
         self._place(sorted(items), staying, moves)
+        self._seal_open_ends()
         return self._render()
 
     def _entry_text(self, job: Job) -> str:
@@ -229,6 +236,17 @@ class _Plan:
         text = scalar(new_id, quote)
         if entry.key_style in ("'", '"') and not text.startswith(entry.key_style):
             text = scalar(new_id, '"') if entry.key_style == '"' else text
+        line = self.layout.lines.lines[entry.key_line]
+        explicit = line.lstrip().startswith("?")
+        if len(text) > IMPLICIT_KEY_LIMIT and not explicit:
+            raise OverlayError(
+                f"cannot move the entry {entry.id} to {new_id[:60]}...: the new id is "
+                f"{len(new_id):,} characters, and YAML readers refuse a `key:` longer than 1,024; "
+                "move it by hand, writing the key as `? key` with `:` on the next line; "
+                "nothing was written",
+                path=self.path,
+                line=entry.key_line + 1,
+            )
         return text
 
     def _rename_in_place(self, entry: EntrySpan, new_id: str) -> None:
@@ -255,6 +273,23 @@ class _Plan:
                 self.deleted.add(after)
             elif self._loose_blank(before):
                 self.deleted.add(before)
+
+    def _seal_open_ends(self) -> None:
+        """Keep each ``|+``/``>+`` block scalar's text as it was when what followed it is deleted.
+
+        Such a scalar keeps every blank line up to the next content line: once the lines right
+        after it are gone, the blank lines beyond them would become part of its text, so they go
+        too (they belong to no entry; see :meth:`_loose_blank`).
+        """
+        lines = self.layout.lines
+        for entry in self.layout.entries:
+            after = entry.tail_line + 1
+            if not entry.open_ended or entry.tail_line in self.deleted or after not in self.deleted:
+                continue
+            line = after
+            while line < len(lines.lines) and (line in self.deleted or self._loose_blank(line)):
+                self.deleted.add(line)
+                line += 1
 
     def _loose_blank(self, line: int) -> bool:
         """A blank line that is no entry's (one inside a ``|+`` block scalar is its text)."""
@@ -323,3 +358,53 @@ def _sorted_after_rename(
 ) -> bool:
     ids = [moves.get(e.id, e.id) for e in entries if e.id not in replaced]
     return ids == sorted(ids)
+
+
+# -- the stub never writes what the gate would refuse (issue 13) ----------------------------
+
+
+def _refuse_unwritable_ids(jobs: Iterable[Job], path: str) -> None:
+    """A job id with a lone surrogate (``\\udfff``, from an escape in the source) cannot be
+    written as UTF-8, and no YAML 1.1 reader accepts it escaped: refuse at the registration."""
+    for job in jobs:
+        if has_surrogate(job.id):
+            raise OverlayError(
+                f"the job id {one_line(job.id)} (registered at {job.location}) holds a lone "
+                "surrogate, not a character: no overlay can name it. Fix the registration (its "
+                "name or function) in the code, run `jobledger extract`, then run the stub "
+                "again; nothing was written",
+                path=path,
+            )
+
+
+def refuse_oversized(after: str, path: str, max_bytes: int) -> None:
+    """Refuse text over the size the gate reads (``max_overlay_bytes``)."""
+    size = len(after.encode("utf-8"))
+    if size > max_bytes:
+        raise OverlayError(
+            f"the stubbed overlay would be {size:,} bytes, over the {max_bytes:,}-byte limit the "
+            "gate reads, so the gate would refuse it. Raise `max_overlay_bytes` in "
+            f"[tool.jobledger] (at most {OVERLAY_BYTES_CEILING:,}), or sign and trim entries "
+            "first; nothing was written",
+            path=path,
+            line=1,
+        )
+
+
+def gate_reads_it(before: str | None, after: str, path: str, max_bytes: int) -> None:
+    """Refuse text the gate would not read, when the gate read the old overlay (or there was
+    none): the stub must never turn a readable overlay into one the gate refuses."""
+    if before is not None:
+        try:
+            parse_overlay(before, path, max_bytes=max_bytes)
+        except OverlayError:
+            return  # the gate refused the old text too; the stub did not make it worse
+    try:
+        parse_overlay(after, path, max_bytes=max_bytes)
+    except OverlayError as error:
+        raise OverlayError(
+            f"the stubbed overlay would be refused by the gate ({error.message}); nothing was "
+            "written",
+            path=path,
+            line=error.line,
+        ) from None

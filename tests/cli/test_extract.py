@@ -127,7 +127,7 @@ def test_config_error_exits_2_with_located_message(
     (tmp_path / "pyproject.toml").write_text('[tool.jobledger]\nledgr = "x.json"\n')
     assert main(["extract", "--root", str(tmp_path)]) == 2
     err = capsys.readouterr().err
-    assert "pyproject.toml: [tool.jobledger] ledgr: unknown key; did you mean 'ledger'?" in err
+    assert "pyproject.toml:2: [tool.jobledger] ledgr: unknown key; did you mean 'ledger'?" in err
 
 
 def test_duplicate_ids_are_both_kept_and_reported(
@@ -239,3 +239,58 @@ def test_lone_surrogates_are_written_and_printed(
     assert ledger["jobs"][0]["docstring"] == "Charge \\udfff it."
     assert main(["extract", "--root", str(root), "-o", "-"]) == 0
     assert "Traceback" not in capsys.readouterr().err
+
+
+# -- issue 13: an empty scan is not a pass --------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("table", "says"),
+    [
+        ('[tool.jobledger]\nexclude = ["**"]\n', "pyproject.toml:2: No job registration found"),
+        ('[tool.jobledger]\npaths = ["docs"]\n', "under paths ['docs'] (exclude: [])"),
+        ("[project]\nname = 'x'\n", "has no [tool.jobledger] table"),
+    ],
+)
+def test_an_empty_scan_fails_and_writes_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], table: str, says: str
+) -> None:
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "conf.py").write_text("project = 'x'\n")
+    (tmp_path / "pyproject.toml").write_text(table)
+    assert main(["extract", "--root", str(tmp_path)]) == 1
+    err = capsys.readouterr().err
+    assert says in err
+    assert "Nothing was written." in err
+    assert not (tmp_path / "generated").exists()
+
+
+def test_an_empty_scan_passes_when_allowed(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text("[tool.jobledger]\nallow_empty = true\n")
+    assert main(["extract", "--root", str(tmp_path)]) == 0
+    assert json.loads((tmp_path / "generated" / "job_ledger.json").read_text())["jobs"] == []
+
+
+def test_a_paths_typo_is_a_configuration_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "src").mkdir()
+    (tmp_path / "pyproject.toml").write_text('[tool.jobledger]\npaths = ["scr"]\n')
+    assert main(["extract", "--root", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert "pyproject.toml:2: [tool.jobledger] paths: 'scr' does not exist" in err
+    assert "did you mean 'src'?" in err
+
+
+def test_a_read_only_ledger_is_respected(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = _project(tmp_path, {"billing/tasks.py": GOOD})
+    assert main(["extract", "--root", str(root)]) == 0
+    ledger = root / "generated" / "job_ledger.json"
+    before = ledger.read_text()
+    (root / "billing" / "more.py").write_text(GOOD.replace("capture_invoice", "refund"))
+    ledger.chmod(0o444)
+    assert main(["extract", "--root", str(root)]) == 2
+    assert "it is read-only (mode 0444)" in capsys.readouterr().err
+    assert ledger.read_text() == before

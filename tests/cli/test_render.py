@@ -156,17 +156,18 @@ def test_check_command_reports_a_stale_runbook(
 def test_pytest_reports_the_same_runbook_item(pytester: pytest.Pytester, signed: Path) -> None:
     shutil.copytree(signed, pytester.path, dirs_exist_ok=True)
     collected = pytester.runpytest_inprocess("--jobledger", "--collect-only", "-q").outlines
-    assert collected[:3] == [
+    assert collected[:4] == [
         f"{OVERLAY}::jobledger-status::overlay-valid",
         f"{OVERLAY}::jobledger-status::ledger-fresh",
+        f"{OVERLAY}::jobledger-status::jobs-found",
         f"{OVERLAY}::jobledger-status::runbook-fresh",
     ]
     result = pytester.runpytest_inprocess("-p", "no:cacheprovider", "--jobledger", "-rA", "-q")
-    result.assert_outcomes(passed=12, failed=1)
+    result.assert_outcomes(passed=13, failed=1)
     assert f"FAILED {OVERLAY}::jobledger-status::runbook-fresh" in result.stdout.str()
     assert main(["render", "--root", str(pytester.path)]) == 0
     result = pytester.runpytest_inprocess("-p", "no:cacheprovider", "--jobledger", "-q")
-    result.assert_outcomes(passed=13)
+    result.assert_outcomes(passed=14)
 
 
 def test_the_runbook_item_is_skipped_while_cells_fail(
@@ -178,5 +179,5 @@ def test_the_runbook_item_is_skipped_while_cells_fail(
         overlay.read_text("utf-8").replace('idempotent: "no"', "idempotent: unknown")
     )
     result = pytester.runpytest_inprocess("-p", "no:cacheprovider", "--jobledger", "-rs", "-q")
-    result.assert_outcomes(passed=11, failed=1, skipped=1)
+    result.assert_outcomes(passed=12, failed=1, skipped=1)
     assert "the runbook is not rendered while 1 check fails" in result.stdout.str()

@@ -33,6 +33,7 @@ def job(job_id: str, **fields: object) -> Job:
 def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     (tmp_path / "pyproject.toml").write_text('[tool.jobledger]\npaths = ["src"]\n')
     (tmp_path / "overlays").mkdir()
+    (tmp_path / "src").mkdir()
     monkeypatch.chdir(tmp_path)
     use_ledger(monkeypatch, job("acme.billing.capture"), job("acme.billing.refund"))
     return tmp_path
@@ -171,3 +172,99 @@ def test_check_prints_each_addition_then_a_summary(
         "overlays/job_policy.yaml: added acme.billing.refund  # src/acme/billing.py:7",
         "overlays/job_policy.yaml: would change (1 added, 0 moved)",
     ]
+
+
+# -- issue 13: the editor-save race, read-only files, stale temporaries, limits -------------
+
+
+def test_a_save_between_the_last_read_and_the_rename_is_not_overwritten(
+    project: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The timing that lost the save before: the editor writes while the stub's new text is being
+    synced to its temporary file, after every re-read the stub made."""
+    from pytest_jobledger import atomic
+
+    overlay(project).write_text(SIGNED)
+    edited = SIGNED + "  # a person typed this meanwhile\n"
+    real_fsync = atomic.os.fsync
+
+    def editor_saves_now(fd: int) -> None:
+        if overlay(project).read_text() != edited:
+            overlay(project).write_text(edited)  # an editor that takes no lock
+        real_fsync(fd)
+
+    monkeypatch.setattr(atomic.os, "fsync", editor_saves_now)
+    assert cli.main(["stub"]) == 2
+    assert overlay(project).read_text() == edited
+    assert "changed while the stub was running" in capsys.readouterr().err
+    assert [p.name for p in overlay(project).parent.iterdir()] == ["job_policy.yaml"]
+
+
+def test_a_read_only_overlay_is_respected(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    overlay(project).write_text(SIGNED)
+    overlay(project).chmod(0o444)
+    assert cli.main(["stub"]) == 2
+    err = capsys.readouterr().err
+    assert "overlays/job_policy.yaml: cannot write the overlay (it is read-only (mode 0444)" in err
+    assert "chmod u+w job_policy.yaml" in err
+    assert overlay(project).read_text() == SIGNED
+
+
+def test_an_overlays_folder_that_is_a_file_is_a_located_error(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (project / "overlays").rmdir()
+    (project / "overlays").write_text("not a folder\n")
+    assert cli.main(["stub"]) == 2
+    err = capsys.readouterr().err
+    assert "overlays/job_policy.yaml: cannot lock the overlay's folder" in err
+    assert "overlays is a file, not a folder" in err
+    assert "Traceback" not in err
+
+
+def test_stale_temporaries_of_a_killed_writer_are_removed(project: Path) -> None:
+    import fcntl
+    import os
+
+    folder = overlay(project).parent
+    stale = folder / ".job_policy.yaml.k1ll3d_x.tmp"  # its writer is gone
+    young = folder / ".job_policy.yaml.writing1.tmp"  # a second old: maybe not locked yet
+    held = folder / ".job_policy.yaml.lockedby.tmp"  # old, but a live writer holds its lock
+    mine = folder / ".job_policy.yaml.notes.tmp"  # not the tool's pattern: never touched
+    for path in (stale, young, held, mine):
+        path.write_text("half a file")
+    for path in (stale, held, mine):
+        os.utime(path, (1_000_000_000, 1_000_000_000))
+    with held.open("rb") as handle:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
+        assert cli.main(["stub"]) == 0
+    assert not stale.exists()
+    assert young.exists()
+    assert held.exists()
+    assert mine.exists()
+
+
+def test_the_stub_never_writes_more_than_the_gate_reads(
+    project: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pyproject = project / "pyproject.toml"
+    pyproject.write_text(pyproject.read_text() + "max_overlay_bytes = 2000\n")
+    use_ledger(monkeypatch, *(job(f"acme.generated.job{n}") for n in range(40)))
+    assert cli.main(["stub"]) == 2
+    err = capsys.readouterr().err
+    assert "over the 2,000-byte limit the gate reads" in err
+    assert "Raise `max_overlay_bytes` in [tool.jobledger] (at most 4,194,304)" in err
+    assert not overlay(project).exists()
+
+
+def test_a_job_id_with_a_lone_surrogate_is_refused_at_its_registration(
+    project: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    use_ledger(monkeypatch, job("acme.billing.capture\udfff"))
+    assert cli.main(["stub"]) == 2
+    err = capsys.readouterr().err
+    assert "acme.billing.capture\\udfff (registered at src/acme/billing.py:7)" in err
+    assert "lone surrogate" in err
+    assert not overlay(project).exists()

@@ -88,6 +88,7 @@ def test_case(case: Path, tmp_path: Path) -> None:
             "runbook-stale",
             "unsupported",
             "owners-invalid",
+            "no-jobs",
         )
     skipped = [check for check in result.checks if check.skipped]
     assert len(skipped) == expected.get("skipped", 0)

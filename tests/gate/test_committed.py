@@ -49,7 +49,10 @@ def test_a_committed_file_that_is_not_a_ledger_is_stale_and_the_code_is_read(sho
     (shop / "generated" / "job_ledger.json").write_text("[]\n")
     snapshot = read_snapshot(load_config(root=shop))
     assert snapshot.origin == FRESH
-    assert snapshot.stale == "generated/job_ledger.json is not a ledger jobledger can read"
+    assert snapshot.stale == (
+        "generated/job_ledger.json cannot be read as a ledger: it is JSON but not a ledger "
+        "(no `jobs` list at the top)"
+    )
     assert len(snapshot.ids) == 8
 
 

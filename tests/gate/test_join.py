@@ -162,6 +162,6 @@ def test_stale_ledger_explains_text_only_edits_and_garbage() -> None:
     ledger = Ledger.build([job("acme.tasks.a")])
     reformatted = json.dumps(ledger.to_json(), indent=4)
     assert "formatting or key order" in ledger_diff(reformatted, ledger)
-    assert "not a ledger" in ledger_diff("{not json", ledger)
+    assert "not valid JSON (line 1" in ledger_diff("{not json", ledger)
     many = Ledger.build([job(f"acme.tasks.j{i}") for i in range(8)])
     assert ledger_diff(Ledger.build([]).dumps(), many).endswith("and 3 more")

@@ -176,11 +176,11 @@ def test_node_ids_are_relative_to_the_project_and_select_items(project: Project)
     project.findings = 0
     done = project.gate()
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "42 passed, 1 deselected" in done.stdout
+    assert "43 passed, 1 deselected" in done.stdout
 
 
 def test_xdist_runs_with_plugin_autoload_off(project: Project) -> None:
     """xdist's workers get the controller's ``-p`` options (and ``-c``, ``--rootdir``)."""
     project.args = "-n 2"
     done = project.assert_contained()
-    assert "2 workers [43 items]" in done.stdout
+    assert "2 workers [44 items]" in done.stdout

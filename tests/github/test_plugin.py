@@ -66,7 +66,7 @@ def test_each_finding_is_annotated_once_at_its_workspace_path(
         "--jobledger", "-m", "jobledger", "-p", "no:randomly", *xdist, OVERLAY
     )
     assert result.ret == 1
-    result.assert_outcomes(failed=2, passed=41)
+    result.assert_outcomes(failed=2, passed=42)
     stdout = result.stdout.str()
     found = ledger_errors(stdout)
     assert {(c.properties["file"], c.properties["line"]) for c in found} == EXPECTED
@@ -168,3 +168,55 @@ def test_a_usage_error_is_not_summarised_as_clean(
     summary = (project.parent.parent / "summary.md").read_text()
     assert "did not complete" in summary
     assert "no findings" not in summary
+
+
+# -- issue 13: a report that cannot be written -----------------------------------------------
+
+
+def _clean(project: Path) -> None:
+    """The celery example as shipped: every cell signed, no ordinary test."""
+    shutil.copy(EXAMPLE / OVERLAY, project / OVERLAY)
+    shutil.rmtree(project / "tests")
+
+
+def test_a_sarif_path_that_is_a_folder_is_a_usage_error(
+    pytester: pytest.Pytester, project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("GITHUB_ACTIONS", raising=False)
+    (project / "out").mkdir()
+    result = pytester.runpytest_subprocess("--jobledger", "--jobledger-sarif", "out", OVERLAY)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*jobledger: --jobledger-sarif out: is a folder*"])
+    assert "Traceback" not in result.stderr.str()
+
+
+@pytest.mark.parametrize("red", [False, True], ids=["clean", "red"])
+def test_a_full_disk_is_reported_and_keeps_the_gate_result(
+    pytester: pytest.Pytester, project: Path, monkeypatch: pytest.MonkeyPatch, red: bool
+) -> None:
+    if not red:
+        _clean(project)
+    monkeypatch.setenv("GITHUB_ACTIONS", "true")
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", "/dev/full")  # every write: No space left
+    result = pytester.runpytest_subprocess("--jobledger", "-m", "jobledger", OVERLAY)
+    assert result.ret == (pytest.ExitCode.TESTS_FAILED if red else pytest.ExitCode.OK)
+    err = result.stderr.str()
+    assert "jobledger: could not write the job summary /dev/full: No space left on device" in err
+    assert "The gate's result is unchanged" in err
+    assert "Traceback" not in err
+    # The outputs are still written.
+    assert "failing-cells=" in (pytester.path / "output.txt").read_text()
+
+
+def test_a_summary_in_a_missing_folder_does_not_stop_the_sarif(
+    pytester: pytest.Pytester, project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _clean(project)
+    monkeypatch.setenv("GITHUB_ACTIONS", "true")
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(pytester.path / "gone" / "summary.md"))
+    result = pytester.runpytest_subprocess(
+        "--jobledger", "-m", "jobledger", "--jobledger-sarif", "ledger.sarif", OVERLAY
+    )
+    assert result.ret == pytest.ExitCode.OK
+    assert "could not write the job summary" in result.stderr.str()
+    assert json.loads((project / "ledger.sarif").read_text())["runs"][0]["results"] == []

@@ -136,7 +136,7 @@ def test_the_action_summary_shows_the_changed_jobs(
     monkeypatch.delenv("GITHUB_OUTPUT", raising=False)
     monkeypatch.delenv("PYTEST_ADDOPTS", raising=False)
     result = pytester.runpytest_subprocess("--jobledger", "-p", "no:randomly", OVERLAY)
-    result.assert_outcomes(passed=12)
+    result.assert_outcomes(passed=13)
     summary = (repo.parent / "summary.md").read_text("utf-8")
     assert "### Runbook: the jobs this pull request changed" in summary
     assert (

@@ -104,6 +104,21 @@ def test_a_stub_killed_mid_write_leaves_the_old_file_whole(overlay: Path) -> Non
     assert overlay.read_text() == SIGNED  # a temporary file may remain; the overlay is whole
 
 
+@pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
+def test_the_next_run_removes_what_a_killed_stub_left(overlay: Path) -> None:
+    process = run_stub(
+        overlay.parent.parent, "acme.billing.capture", "acme.billing.refund", KILL_AT_FSYNC="1"
+    )
+    process.communicate(timeout=60)
+    [left] = [p for p in overlay.parent.iterdir() if p.name != "job_policy.yaml"]
+    assert left.name.startswith(".job_policy.yaml.")
+    assert left.name.endswith(".tmp")
+    os.utime(left, (left.stat().st_atime, left.stat().st_mtime - 60))  # the next run, later
+    assert cli.main(["stub"]) == 0
+    assert sorted(p.name for p in overlay.parent.iterdir()) == ["job_policy.yaml"]
+    assert "acme.billing.refund:" in overlay.read_text()
+
+
 def test_two_stubs_at_once_keep_both_additions(overlay: Path) -> None:
     root = overlay.parent.parent
     first = run_stub(root, "acme.billing.capture", "acme.billing.refund", SLOW_STUB="1")

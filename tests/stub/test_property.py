@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 from ruamel.yaml import YAML
 
@@ -117,7 +117,6 @@ def parsed_ids(text: str) -> set[str]:
     return set(data["jobs"] or {})
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(overlays(), st.lists(st.sampled_from(POOL), unique=True))
 def test_stub_only_adds_lines_and_is_idempotent(
     overlay: tuple[str, tuple[str, ...]], ledger_ids: list[str]
@@ -133,7 +132,6 @@ def test_stub_only_adds_lines_and_is_idempotent(
     assert not again.changed
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(overlays(), st.data())
 def test_a_rename_moves_the_entry_whole_and_only_it(
     overlay: tuple[str, tuple[str, ...]], data: st.DataObject

@@ -1,0 +1,5 @@
+"""Helpers, no jobs."""
+
+
+def helper():
+    return 1
