@@ -36,6 +36,8 @@ from .reporters.runbook import with_runbook_status
 from .text import one_line
 
 MARKER = "jobledger"
+#: The reason of a baselined cell's ``xfail`` (``pytest -rx`` lists it).
+BASELINED = "in the baseline"
 
 
 @dataclass
@@ -216,6 +218,9 @@ class CellItem(pytest.Item):
             changes = self.config.stash[_STATE].result().changes
             data = changes.to_json() if changes is not None else {"unavailable": check.skipped}
             self.user_properties.append((CHANGES_PROPERTY, data))
+        if check.finding is not None and check.finding.baselined:
+            # A known failure: strict, so the item can never pass quietly while it is listed.
+            self.add_marker(pytest.mark.xfail(reason=BASELINED, strict=True))
         if check.skipped is not None:
             # A skip marker, not pytest.skip() in runtest: pytest then reports the skip at
             # reportinfo() (the overlay's line), not at a line of this module.
@@ -234,7 +239,7 @@ class CellItem(pytest.Item):
                 filename=str(self.config.stash[_STATE].config.root / finding.path),
                 lineno=finding.line,
             )
-        elif finding.level.fails:
+        elif finding.level.fails or finding.baselined:
             raise JobledgerFailure(finding)
 
     def repr_failure(

@@ -32,14 +32,18 @@ def blockers(result: GateResult) -> tuple[Check, ...]:
     """Every check that keeps the runbook from being published: every one that fails the gate,
     and every cell that could not be judged (unsigned work too).
 
-    A warning (a review to do) does not fail the gate, and a skipped status item had nothing to
+    A baselined failure (a notice) blocks too: the page waits until the baseline is empty. A
+    warning (a review to do) does not fail the gate, and a skipped status item had nothing to
     judge (no base to review against; the runbook's own freshness while other checks fail), so
     neither blocks.
     """
     return tuple(
         check
         for check in result.checks
-        if not check.passed or (check.skipped is not None and check.job != STATUS_JOB)
+        if not check.passed
+        or (check.skipped is not None and check.job != STATUS_JOB)
+        # A baselined failure passes the gate, but a page is never published over known debt.
+        or (check.finding is not None and check.finding.baselined)
     )
 
 
