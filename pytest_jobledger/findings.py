@@ -301,8 +301,14 @@ class JoinedJob:
 
     @property
     def signed(self) -> bool:
-        """Every check of this job passes (none fails and none was skipped)."""
-        return all(check.passed and check.skipped is None for check in self.checks)
+        """Every check of this job passes (none fails, none was skipped, and none passes only
+        because the baseline knows it fails)."""
+        return all(
+            check.passed
+            and check.skipped is None
+            and not (check.finding is not None and check.finding.baselined)
+            for check in self.checks
+        )
 
 
 @dataclass(frozen=True)

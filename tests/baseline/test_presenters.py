@@ -116,6 +116,7 @@ def test_render_refuses_while_the_baseline_holds_anything(
     result = evaluate(load_config(root=baselined))
     assert not result.failed  # the gate passes...
     assert len(blockers(result)) == 6  # ...but the page waits for the baseline to empty
+    assert [row.signed for row in result.jobs] == [False, False]  # known debt is not signed
 
 
 def test_status_items_are_never_turned_into_notices(make_finding: Callable[..., Finding]) -> None:
