@@ -26,6 +26,7 @@ def apply_baseline(result: GateResult, baseline: Baseline | None, display: str) 
     if baseline is None or not baseline.entries:
         return result
     entries = {(entry.job, entry.cell): entry for entry in baseline.entries}
+    lines = baseline.line_map()
     judged = not any(c.skipped is not None and c.job != STATUS_JOB for c in result.checks)
     seen: set[Entry] = set()
     changed: dict[tuple[str, str], Check] = {}
@@ -43,7 +44,7 @@ def apply_baseline(result: GateResult, baseline: Baseline | None, display: str) 
             else:
                 new = dataclasses.replace(check, finding=_moved(finding, entry, display))
         elif judged:
-            new = Check.failed(_stale(entry, baseline.line_of(entry), display, "it passes now"))
+            new = Check.failed(_stale(entry, lines.get(entry, 1), display, "it passes now"))
         else:
             continue
         changed[(check.job, check.cell)] = new
@@ -57,7 +58,7 @@ def apply_baseline(result: GateResult, baseline: Baseline | None, display: str) 
                     if entry.job in jobs
                     else f"the job {entry.job} is no longer in the ledger"
                 )
-                checks.append(Check.failed(_stale(entry, baseline.line_of(entry), display, why)))
+                checks.append(Check.failed(_stale(entry, lines.get(entry, 1), display, why)))
     rows = tuple(
         dataclasses.replace(
             row, checks=tuple(changed.get((check.job, check.cell), check) for check in row.checks)

@@ -64,11 +64,9 @@ class Baseline:
         ordered = tuple(sorted(set(entries)))
         return cls(ordered, tuple(range(3, 3 + len(ordered))))
 
-    def line_of(self, entry: Entry) -> int:
-        for known, line in zip(self.entries, self.lines, strict=False):
-            if known == entry:
-                return line
-        return 1
+    def line_map(self) -> dict[Entry, int]:
+        """Each entry's line in the file (built once per use: a baseline may be long)."""
+        return dict(zip(self.entries, self.lines, strict=False))
 
     def dumps(self) -> str:
         """The file's exact text: one entry per line, sorted, sorted keys, trailing newline."""

@@ -128,24 +128,34 @@ def _entry(row: Any, fail: Any, line: int) -> Entry:
     return Entry(row["id"], row["cell"], kind)
 
 
+#: How far ahead an entry's id is looked for (an odd file's ids may be out of step).
+_WINDOW = 64
+_ID = re.compile(r'"id"\s*:\s*("(?:[^"\\]|\\.)*")')
+
+
 def _entry_lines(text: str, rows: list[Any]) -> list[int]:
-    """The line of each entry: where its ``"id"`` is written, searched in order; the line of
-    ``"entries"`` when it cannot be found (an id escaped another way)."""
+    """The line of each entry: where its ``"id"`` is written, matched in order; the line of
+    ``"entries"`` when it cannot be found. One pass over the text, however long the file."""
     start = max(text.find('"entries"'), 0)
     fallback = text.count("\n", 0, start) + 1
+    written: list[tuple[str, int]] = []
+    line, counted = fallback, start
+    for match in _ID.finditer(text, start):
+        line += text.count("\n", counted, match.start())
+        counted = match.start()
+        try:
+            written.append((json.loads(match.group(1)), line))
+        except ValueError:
+            continue
     lines: list[int] = []
+    at = 0
     for row in rows:
-        found = None
-        if isinstance(row, dict) and isinstance(row.get("id"), str):
-            for written in dict.fromkeys(
-                (json.dumps(row["id"], ensure_ascii=False), json.dumps(row["id"]))
-            ):
-                found = re.compile(r'"id"\s*:\s*' + re.escape(written)).search(text, start)
-                if found is not None:
-                    break
+        job = row.get("id") if isinstance(row, dict) else None
+        window = range(at, min(at + _WINDOW, len(written)))  # bounded: a hostile file stays cheap
+        found = next((i for i in window if written[i][0] == job), None)
         if found is None:
             lines.append(fallback)
             continue
-        lines.append(text.count("\n", 0, found.start()) + 1)
-        start = found.end()
+        lines.append(written[found][1])
+        at = found + 1
     return lines

@@ -174,3 +174,23 @@ def test_the_baseline_path_is_configurable(
     assert "wrote ci/known-failures.json: 6 entries" in capsys.readouterr().out
     assert not (root / BASELINE).exists()
     assert main(["check", "--root", str(root)]) == 0
+
+
+def test_hostile_job_ids_print_as_inert_text(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A registered name that holds a newline and a workflow command stays one inert line."""
+    root = tmp_path / "hostile"
+    (root / "billing").mkdir(parents=True)
+    (root / "billing" / "__init__.py").write_text("")
+    forged = "x\\n::error title=forged::pwned"
+    (root / "billing" / "tasks.py").write_text(
+        "from celery import shared_task\n\n\n"
+        f'@shared_task(name="{forged}")\ndef capture(invoice_id):\n    """Charge it."""\n'
+    )
+    (root / "pyproject.toml").write_text('[tool.jobledger]\njob_id = "registered-name"\n')
+    assert baseline(root) == 0
+    assert main(["check", "--root", str(root), "--format", "github"]) == 0
+    out, err = capsys.readouterr()
+    assert not [line for line in (out + err).splitlines() if line.startswith("::error title=f")]
+    assert "x\\n::error title=forged::pwned::idempotent [unsigned]" in out
