@@ -12,6 +12,9 @@ Node ids are ``<overlay path relative to rootdir>::<job>::<cell>``; see
 (``jobledger-status::overlay-valid`` and ``jobledger-status::ledger-fresh``), plus
 ``jobledger-status::runbook-fresh`` when ``runbook`` is configured
 (:mod:`pytest_jobledger.reporters.runbook.publish`).
+
+A cell the baseline lists as a known failure is a strict ``xfail`` item (reason "in the
+baseline"); once fixed it fails as ``baseline-stale`` (:mod:`pytest_jobledger.baseline`).
 """
 
 from __future__ import annotations

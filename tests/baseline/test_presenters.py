@@ -16,7 +16,7 @@ from pytest_jobledger.cli import main
 from pytest_jobledger.config import load_config
 from pytest_jobledger.findings import Check, Finding, GateResult, Kind
 from pytest_jobledger.gate import evaluate
-from pytest_jobledger.reporters.runbook import blockers
+from pytest_jobledger.reporters.runbook import blockers, with_runbook_status
 
 from ._project import BASELINE, CAPTURE, RECEIPT, legacy
 
@@ -136,3 +136,20 @@ def test_status_items_are_never_turned_into_notices(make_finding: Callable[..., 
         (Kind.UNSIGNED, "notice"),
     ]
     assert applied.failed
+
+
+def test_the_runbook_item_waits_for_the_baseline(baselined: Path) -> None:
+    pyproject = baselined / "pyproject.toml"
+    pyproject.write_text(
+        pyproject.read_text("utf-8").replace(
+            'paths = ["src"]', 'paths = ["src"]\nrunbook = "docs/jobs.md"'
+        )
+    )
+    config = load_config(root=baselined)
+    result = with_runbook_status(evaluate(config), config)
+    item = next(check for check in result.checks if check.cell == "runbook-fresh")
+    assert item.skipped == (
+        "the runbook is not rendered while 6 checks fail (6 known in the baseline); each is "
+        "reported on its own"
+    )
+    assert not result.failed

@@ -69,6 +69,7 @@ def runbook_status(result: GateResult, config: Config) -> Check | None:
     blocking = blockers(result)
     if blocking:
         count = len(blocking)
+        known = sum(1 for c in blocking if c.finding is not None and c.finding.baselined)
         return Check(
             STATUS_JOB,
             RUNBOOK_STATUS,
@@ -76,7 +77,9 @@ def runbook_status(result: GateResult, config: Config) -> Check | None:
             1,
             skipped=(
                 f"the runbook is not rendered while {count} "
-                f"{'checks fail' if count != 1 else 'check fails'}; each is reported on its own"
+                f"{'checks fail' if count != 1 else 'check fails'}"
+                f"{f' ({known} known in the baseline)' if known else ''}; each is reported on "
+                "its own"
             ),
         )
     expected = render_runbook(result, config)
