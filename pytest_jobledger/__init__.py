@@ -6,6 +6,8 @@ Data flows one way, one folder per stage:
 - ``ledger/``: the code lane: the ledger's records, the committed file, its diff, renames;
 - ``overlay/``: the human lane, read side: the overlay's records and every located refusal;
 - ``gate/``: the pure join of ledger and overlay, and the I/O shell with the status items;
+- ``baseline/``: a legacy repository's known failures, applied to the gate's findings once (known
+  -> notice, fixed -> ``baseline-stale``), so the gate fails only on new problems;
 - ``findings``: the contract every presenter reads (kinds, findings, checks, the gate's result);
 - ``reporters/``: findings -> text, JSON, SARIF or GitHub commands for ``jobledger check``, and
   ``reporters/runbook/``: the gate's result -> the runbook (Markdown or its JSON model);

@@ -157,6 +157,14 @@ class Config:
     max_overlay_bytes: int = MAX_OVERLAY_BYTES
     """The largest overlay the gate reads and the stub writes (never above the ceiling)."""
 
+    # -- the baseline (issue 11): a legacy repository's known failures --------------------------
+    baseline: str = "overlays/jobledger-baseline.json"
+    """Where ``jobledger baseline`` writes the known failures the gate reports as notices."""
+
+    @property
+    def baseline_path(self) -> Path:
+        return self.root / self.baseline
+
     @property
     def ledger_path(self) -> Path:
         return self.root / self.ledger
@@ -210,6 +218,7 @@ _TOP_KEYS = {
     "draft_command",
     "allow_empty",
     "max_overlay_bytes",
+    "baseline",
 }
 REVIEW_ON_CHANGE: tuple[str, ...] = ("warn", "fail", "off")
 _CELL_KEYS = {"allowed", "description"}
@@ -426,6 +435,7 @@ def config_from_table(
         draft_command=_draft_command(table, fail),
         allow_empty=_boolean(table, "allow_empty", fail),
         max_overlay_bytes=_overlay_limit(table, fail),
+        baseline=inside("baseline", string("baseline", Config.baseline)),
         configured=configured,
         key_lines=lines,
     )

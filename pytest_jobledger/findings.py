@@ -173,6 +173,15 @@ class Kind(str, enum.Enum):
         "No job registration found",
     )
 
+    # -- the baseline (a legacy repository's known failures) --
+    BASELINE_STALE = (
+        "baseline-stale",
+        "A baseline entry records a failure that is gone: the cell is fixed, or the job is gone.",
+        "Run `jobledger baseline --shrink` to drop the fixed entries from the baseline (it adds "
+        "nothing), and commit the smaller file.",
+        "Stale baseline entries",
+    )
+
 
 class Level(str, enum.Enum):
     """How much a finding weighs: only an error fails the gate.
@@ -211,13 +220,16 @@ class Finding:
     line: int
     message: str
     level: Level = Level.ERROR
+    baselined: bool = False
+    """A known failure listed in the baseline: reported at :attr:`Level.NOTICE`, an ``xfail``
+    item in pytest (``pytest_jobledger.baseline``)."""
 
     @property
     def location(self) -> str:
         return f"{self.path}:{self.line}"
 
     def to_json(self) -> dict[str, object]:
-        return {
+        data: dict[str, object] = {
             "id": self.job,
             "cell": self.cell,
             "kind": self.kind.value,
@@ -226,6 +238,9 @@ class Finding:
             "message": self.message,
             "level": self.level.value,
         }
+        if self.baselined:
+            data["baselined"] = True
+        return data
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Finding:
@@ -238,6 +253,7 @@ class Finding:
             line=int(data["line"]),
             message=str(data["message"]),
             level=Level(data.get("level", Level.ERROR.value)),
+            baselined=bool(data.get("baselined", False)),
         )
 
 
@@ -285,8 +301,14 @@ class JoinedJob:
 
     @property
     def signed(self) -> bool:
-        """Every check of this job passes (none fails and none was skipped)."""
-        return all(check.passed and check.skipped is None for check in self.checks)
+        """Every check of this job passes (none fails, none was skipped, and none passes only
+        because the baseline knows it fails)."""
+        return all(
+            check.passed
+            and check.skipped is None
+            and not (check.finding is not None and check.finding.baselined)
+            for check in self.checks
+        )
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,9 @@ Node ids are ``<overlay path relative to rootdir>::<job>::<cell>``; see
 (``jobledger-status::overlay-valid`` and ``jobledger-status::ledger-fresh``), plus
 ``jobledger-status::runbook-fresh`` when ``runbook`` is configured
 (:mod:`pytest_jobledger.reporters.runbook.publish`).
+
+A cell the baseline lists as a known failure is a strict ``xfail`` item (reason "in the
+baseline"); once fixed it fails as ``baseline-stale`` (:mod:`pytest_jobledger.baseline`).
 """
 
 from __future__ import annotations
@@ -36,6 +39,8 @@ from .reporters.runbook import with_runbook_status
 from .text import one_line
 
 MARKER = "jobledger"
+#: The reason of a baselined cell's ``xfail`` (``pytest -rx`` lists it).
+BASELINED = "in the baseline"
 
 
 @dataclass
@@ -216,6 +221,9 @@ class CellItem(pytest.Item):
             changes = self.config.stash[_STATE].result().changes
             data = changes.to_json() if changes is not None else {"unavailable": check.skipped}
             self.user_properties.append((CHANGES_PROPERTY, data))
+        if check.finding is not None and check.finding.baselined:
+            # A known failure: strict, so the item can never pass quietly while it is listed.
+            self.add_marker(pytest.mark.xfail(reason=BASELINED, strict=True))
         if check.skipped is not None:
             # A skip marker, not pytest.skip() in runtest: pytest then reports the skip at
             # reportinfo() (the overlay's line), not at a line of this module.
@@ -234,7 +242,7 @@ class CellItem(pytest.Item):
                 filename=str(self.config.stash[_STATE].config.root / finding.path),
                 lineno=finding.line,
             )
-        elif finding.level.fails:
+        elif finding.level.fails or finding.baselined:
             raise JobledgerFailure(finding)
 
     def repr_failure(

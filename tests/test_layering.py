@@ -49,6 +49,12 @@ FORBIDDEN: dict[str, frozenset[str]] = {
 FORBIDDEN["draft"] = frozenset(
     {"extract", "overlay", "gate", "stub", "github", "reporters", "cli", "plugin", "pytest"}
 )
+# The baseline turns the gate's findings into notices: it reads findings and the configuration,
+# and nothing that extracts, joins or presents.
+FORBIDDEN["baseline"] = frozenset(
+    {"extract", "ledger", "overlay", "gate", "stub", "github", "reporters", "cli", "plugin"}
+    | {"draft", "pytest", "verdict", "audit"}
+)
 FORBIDDEN["plugin"] = frozenset({"draft"})
 for _room in ("extract", "ledger", "overlay", "gate", "reporters", "github", "stub", "findings"):
     FORBIDDEN[_room] = FORBIDDEN[_room] | {"draft"}

@@ -18,7 +18,20 @@ from types import ModuleType
 from .. import __version__
 from ..errors import JobledgerError
 from ..text import one_line
-from . import audit, check, diff, draft, extract, listing, render, schema, show, stub, verdict
+from . import (
+    audit,
+    baseline,
+    check,
+    diff,
+    draft,
+    extract,
+    listing,
+    render,
+    schema,
+    show,
+    stub,
+    verdict,
+)
 
 COMMANDS: tuple[ModuleType, ...] = (
     extract,
@@ -32,6 +45,7 @@ COMMANDS: tuple[ModuleType, ...] = (
     show,
     verdict,
     audit,
+    baseline,
 )
 
 EXIT_OK = 0

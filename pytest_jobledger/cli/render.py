@@ -116,6 +116,13 @@ def refused(result: GateResult, config: Config) -> bool:
         f"and {others} other check{'s' if others != 1 else ''} fail; unsigned work never ships "
         "in a page"
     )
+    known = sum(1 for finding in findings if finding.baselined)
+    if known:
+        say(
+            f"jobledger: {known} of them {'are' if known != 1 else 'is'} in the baseline "
+            f"{config.display(config.baseline_path)}; the runbook is published only once the "
+            "baseline holds nothing"
+        )
     for finding in findings[:SHOWN]:
         say(format_finding(finding))
     if len(findings) > SHOWN:

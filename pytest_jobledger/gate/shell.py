@@ -11,6 +11,7 @@ import datetime
 import hashlib
 
 from .. import git
+from ..baseline import apply_baseline, read_baseline
 from ..config import Config
 from ..errors import OverlayError
 from ..extract import extract_ledger
@@ -32,12 +33,17 @@ def evaluate(
     ledger: Ledger | None = None,
     base: str | None = None,
     today: datetime.date | None = None,
+    baseline: bool = True,
 ) -> GateResult:
     """Run the gate for ``config`` (``ledger`` replaces a fresh extraction, for tests).
 
     ``base`` is the git ref whose committed ledger and overlay review-after-change compares
-    with; ``today`` dates reviews (the machine's date when not given).
+    with; ``today`` dates reviews (the machine's date when not given). With ``baseline`` (the
+    default) the configured baseline file is applied, here and only here, so every presenter
+    sees its known failures as notices; ``jobledger baseline`` reads the gate without it.
     """
+    # Read first: a corrupt baseline is a located error (exit 2) before any work is done.
+    known = read_baseline(config) if baseline else None
     fresh = extract_ledger(config) if ledger is None else ledger
     display = config.overlay_display
     overlay: Overlay | None
@@ -77,7 +83,8 @@ def evaluate(
         ledger=hashlib.sha256(fresh.dumps().encode("utf-8", "surrogatepass")).hexdigest(),
         overlay=overlay.sha256 if overlay is not None else None,
     )
-    return GateResult(tuple(status) + joined.checks, joined.jobs, changes=changes, inputs=inputs)
+    result = GateResult(tuple(status) + joined.checks, joined.jobs, changes=changes, inputs=inputs)
+    return apply_baseline(result, known, config.display(config.baseline_path))
 
 
 def _roster(config: Config, status: list[Check]) -> Roster | None:

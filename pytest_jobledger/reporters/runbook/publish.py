@@ -32,14 +32,18 @@ def blockers(result: GateResult) -> tuple[Check, ...]:
     """Every check that keeps the runbook from being published: every one that fails the gate,
     and every cell that could not be judged (unsigned work too).
 
-    A warning (a review to do) does not fail the gate, and a skipped status item had nothing to
+    A baselined failure (a notice) blocks too: the page waits until the baseline is empty. A
+    warning (a review to do) does not fail the gate, and a skipped status item had nothing to
     judge (no base to review against; the runbook's own freshness while other checks fail), so
     neither blocks.
     """
     return tuple(
         check
         for check in result.checks
-        if not check.passed or (check.skipped is not None and check.job != STATUS_JOB)
+        if not check.passed
+        or (check.skipped is not None and check.job != STATUS_JOB)
+        # A baselined failure passes the gate, but a page is never published over known debt.
+        or (check.finding is not None and check.finding.baselined)
     )
 
 
@@ -65,6 +69,7 @@ def runbook_status(result: GateResult, config: Config) -> Check | None:
     blocking = blockers(result)
     if blocking:
         count = len(blocking)
+        known = sum(1 for c in blocking if c.finding is not None and c.finding.baselined)
         return Check(
             STATUS_JOB,
             RUNBOOK_STATUS,
@@ -72,7 +77,9 @@ def runbook_status(result: GateResult, config: Config) -> Check | None:
             1,
             skipped=(
                 f"the runbook is not rendered while {count} "
-                f"{'checks fail' if count != 1 else 'check fails'}; each is reported on its own"
+                f"{'checks fail' if count != 1 else 'check fails'}"
+                f"{f' ({known} known in the baseline)' if known else ''}; each is reported on "
+                "its own"
             ),
         )
     expected = render_runbook(result, config)

@@ -1,0 +1,26 @@
+"""The baseline: a legacy repository's known failures, so the gate fails only on new ones.
+
+- ``model``: an entry is one failing (job, cell, kind); the file's exact text; which findings
+  may be baselined (never a status item);
+- ``store``: the committed file read back, or a located refusal (corrupt, foreign, too new);
+- ``apply``: the gate's result with each known failure turned into a notice and each entry that
+  no longer fails turned into a ``baseline-stale`` error, so the file only shrinks.
+
+The gate's shell applies it once, before any presenter sees a finding.
+"""
+
+from __future__ import annotations
+
+from .apply import apply_baseline
+from .model import Baseline, Entry, baselineable, current_entries
+from .store import BaselineError, read_baseline
+
+__all__ = [
+    "Baseline",
+    "BaselineError",
+    "Entry",
+    "apply_baseline",
+    "baselineable",
+    "current_entries",
+    "read_baseline",
+]

@@ -1,0 +1,30 @@
+"""A legacy project for the baseline's tests: the homegrown example with six failing cells."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from pytest_jobledger.cli import main
+
+REPO = Path(__file__).resolve().parents[2]
+HOMEGROWN = REPO / "examples" / "homegrown"
+BASELINE = "overlays/jobledger-baseline.json"
+CAPTURE = "acme.billing.tasks.capture_invoice"
+RECEIPT = "acme.billing.tasks.send_receipt"
+
+
+def legacy(tmp_path: Path, name: str = "acme") -> Path:
+    """The homegrown example with send_receipt's entry gone (five cells unsigned) and
+    capture_invoice's `idempotent` unquoted."""
+    root = tmp_path / name
+    shutil.copytree(HOMEGROWN, root)
+    overlay = root / "overlays" / "job_policy.yaml"
+    text = overlay.read_text("utf-8")
+    text = text[: text.index(f"  {RECEIPT}:")].replace('idempotent: "no"', "idempotent: no")
+    overlay.write_text(text, encoding="utf-8")
+    return root
+
+
+def baseline(root: Path, *args: str) -> int:
+    return main(["baseline", "--root", str(root), *args])
