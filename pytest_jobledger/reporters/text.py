@@ -6,7 +6,8 @@ job, in the gate's order:
 
 - a job with one finding is one line, ``path:line: job::cell [kind] message`` (editors jump to it);
 - a job with no overlay entry is one line at its decorator, ``path:line: job: no entry: 5 cells
-  unsigned``; ``-v`` lists each cell under it;
+  unsigned``, and so is an entry none of whose required cells is answered yet (as ``jobledger
+  stub`` leaves it), ``path:line: job: all 5 cells unsigned``; ``-v`` lists each cell under it;
 - a job with several findings is its id, then one indented ``path:line: cell [kind] message`` each.
 
 The report ends with the totals by kind (``jobledger: 12 jobs, 60 cells signed`` when nothing
@@ -52,6 +53,8 @@ class Tally:
     skipped: int
     no_entry: frozenset[str]
     ids: frozenset[str] = frozenset()
+    required: int = 0
+    """How many cells each job must sign."""
 
     @classmethod
     def of(cls, result: GateResult, config: Config) -> Tally:
@@ -75,6 +78,7 @@ class Tally:
                 if row.entry is None and all(check.skipped is None for check in row.checks)
             ),
             ids=frozenset(row.job.id for row in result.jobs),
+            required=len(required),
         )
 
 
@@ -101,14 +105,13 @@ def render(
     """The whole report: the grouped sections (unless quiet), the totals, the next steps."""
     lines: list[str] = []
     if verbosity > QUIET:
-        no_entry = tally.no_entry if tally is not None else frozenset()
         for level in Level:
             chosen = [finding for finding in findings if finding.level is level]
             if not chosen:
                 continue
             if level in HEADINGS:
                 lines.append(paint(HEADINGS[level], Style.BOLD, color))
-            lines.extend(_section(chosen, no_entry, verbosity, color))
+            lines.extend(_section(chosen, tally, verbosity, color))
     failing = [finding for finding in findings if finding.level.fails]
     style = Style.RED if failing else Style.GREEN
     lines.append(paint(one_line(_totals(findings, tally)), style, color))
@@ -122,14 +125,14 @@ def render(
 
 
 def _section(
-    findings: Sequence[Finding], no_entry: frozenset[str], verbosity: int, color: bool
+    findings: Sequence[Finding], tally: Tally | None, verbosity: int, color: bool
 ) -> list[str]:
     by_job: dict[str, list[Finding]] = {}
     for finding in findings:
         by_job.setdefault(finding.job, []).append(finding)
     lines: list[str] = []
     for job, own in by_job.items():
-        unsigned = [f for f in own if f.kind is Kind.UNSIGNED] if job in no_entry else []
+        unsigned, tag = _collapsed(job, own, tally)
         others = [f for f in own if f not in unsigned]
         rows = (1 if unsigned else 0) + len(others)
         if rows > 1:
@@ -138,15 +141,29 @@ def _section(
         if unsigned:
             first = unsigned[0]
             name = "" if rows > 1 else f"{job}: "
-            tag = paint("no entry", LEVEL_STYLES[first.level], color)
-            count = f"{len(unsigned)} cell{'' if len(unsigned) == 1 else 's'} unsigned"
             lines.append(
-                f"{indent}{_where(first, color)} {one_line(_level(first) + name)}{tag}: {count}"
+                f"{indent}{_where(first, color)} {one_line(_level(first) + name)}"
+                + paint(tag, LEVEL_STYLES[first.level], color)
             )
             if verbosity >= VERBOSE:
                 lines.extend(f"{indent}  {_row(f, color, cell_only=True)}" for f in unsigned)
         lines.extend(f"{indent}{_row(f, color, cell_only=rows > 1)}" for f in others)
     return lines
+
+
+def _collapsed(job: str, own: Sequence[Finding], tally: Tally | None) -> tuple[list[Finding], str]:
+    """The unsigned cells that one line stands for, and that line's words: every cell of a job
+    with no entry ("no entry: 5 cells unsigned"), or of an entry none of whose required cells is
+    answered yet, as the stub leaves it ("all 5 cells unsigned")."""
+    if tally is None:
+        return [], ""
+    unsigned = [finding for finding in own if finding.kind is Kind.UNSIGNED]
+    count = f"{len(unsigned)} cell{'' if len(unsigned) == 1 else 's'} unsigned"
+    if job in tally.no_entry and unsigned:
+        return unsigned, f"no entry: {count}"
+    if tally.required > 1 and len(unsigned) == tally.required:
+        return unsigned, f"all {count}"
+    return [], ""
 
 
 def _row(finding: Finding, color: bool, *, cell_only: bool) -> str:
@@ -243,8 +260,8 @@ def _unsigned_steps(failing: Sequence[Finding], tally: Tally | None, config: Con
         )
     if answer:
         steps.append(
-            f"answer the {_count(len(answer), 'unsigned cell')} at the lines above in {overlay}, "
-            "with each job's owner"
+            f"answer the {_count(len(answer), 'unsigned cell')} in {overlay} with each job's "
+            "owner (`jobledger check -v` lists every one)"
         )
     return steps
 

@@ -76,7 +76,7 @@ def test_colour_only_when_asked_or_on_a_terminal(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     coloured = _check(CASES / "unsigned_no_entry", tmp_path, "--color", "always", capsys=capsys)
-    assert "\033[31mno entry\033[0m" in coloured
+    assert "\033[31mno entry: 5 cells unsigned\033[0m" in coloured
     assert "\033[1mbilling/tasks.py:11:\033[0m" in coloured
     plain = _check(CASES / "unsigned_no_entry", tmp_path / "plain", capsys=capsys)
     assert "\033" not in plain  # captured output is not a terminal
@@ -115,3 +115,16 @@ def test_quiet_and_verbose_exclude_each_other(capsys: pytest.CaptureFixture[str]
         main(["check", "-q", "-v", "--root", str(CASES / "signed_clean")])
     assert exit_info.value.code == 2
     assert "not allowed with argument" in capsys.readouterr().err
+
+
+def test_a_stubbed_entry_with_nothing_answered_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    lines = _check(CASES / "check_grouping", tmp_path, capsys=capsys).splitlines()
+    assert "overlays/job_policy.yaml:3: billing.tasks.close_account: all 5 cells unsigned" in lines
+    assert not any("close_account::" in line for line in lines)
+    verbose = _check(CASES / "check_grouping", tmp_path / "v", "-v", capsys=capsys).splitlines()
+    at = verbose.index(
+        "overlays/job_policy.yaml:3: billing.tasks.close_account: all 5 cells unsigned"
+    )
+    assert verbose[at + 1].startswith("  overlays/job_policy.yaml:3: idempotent [unsigned] ")

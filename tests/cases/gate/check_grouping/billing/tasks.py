@@ -1,4 +1,4 @@
-"""Invoice jobs: one signed, one half signed, one with a typo, two new."""
+"""Invoice jobs: one signed, one half signed, one with a typo, one stubbed, two new."""
 
 from celery import shared_task
 
@@ -26,3 +26,8 @@ def send_reminder(invoice_id):
 @shared_task(queue="reports")
 def build_statement(account_id):
     """Build the monthly statement."""
+
+
+@shared_task(queue="billing")
+def close_account(account_id):
+    """Close a customer's billing account."""
