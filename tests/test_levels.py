@@ -15,7 +15,7 @@ from pytest_jobledger.findings import Finding, Level
 from pytest_jobledger.gate.today import resolve_today
 from pytest_jobledger.github.commands import annotation_lines
 from pytest_jobledger.github.summary import counts, render_summary
-from pytest_jobledger.reporters import get
+from pytest_jobledger.reporters import get, text
 from pytest_jobledger.reporters.sarif import sarif_log
 
 MakeFinding = Callable[..., Finding]
@@ -34,9 +34,30 @@ def test_text_marks_what_does_not_fail(make_finding: MakeFinding, tmp_path: Path
     ]
     text = get("text")(findings, Config(root=tmp_path)).splitlines()
     assert text[0].startswith("overlays/job_policy.yaml:3: acme.billing.tasks.capture_invoice::")
-    assert text[1].startswith("overlays/job_policy.yaml:3: warning: a.b.c::idempotent [unsigned]")
-    assert text[2].startswith("overlays/job_policy.yaml:3: notice: a.b.c::idempotent")
-    assert text[3] == "jobledger: 1 finding (1 warning, 1 notice that do not fail)"
+    # Warnings, then the known notices (a baseline's), each apart and never counted as failing.
+    assert text[1] == "warnings (they do not fail):"
+    assert text[2].startswith("overlays/job_policy.yaml:3: warning: a.b.c::idempotent [unsigned]")
+    assert text[3] == "known (notices, not counted as failures):"
+    assert text[4].startswith("overlays/job_policy.yaml:3: notice: a.b.c::idempotent")
+    assert text[5] == "jobledger: 1 failing finding (1 unsigned); 1 warning, 1 known (not failing)"
+    assert text[6].startswith("next: answer the 1 unsigned cell")
+
+
+def test_known_cells_of_a_job_with_no_entry_are_one_line_and_no_failure(
+    make_finding: MakeFinding, tmp_path: Path
+) -> None:
+    cells = ("idempotent", "poison_policy", "paging_owner", "runtime_class", "purpose_accepted")
+    known = [
+        Finding(**{**make_finding(cell=cell).__dict__, "level": Level.NOTICE, "path": "t.py"})
+        for cell in cells
+    ]
+    tally = text.Tally(jobs=3, cells=15, signed=10, skipped=0, no_entry=frozenset({known[0].job}))
+    lines = text.render(known, Config(root=tmp_path), tally).splitlines()
+    assert lines == [
+        "known (notices, not counted as failures):",
+        "t.py:3: notice: acme.billing.tasks.capture_invoice: no entry: 5 cells unsigned",
+        "jobledger: 3 jobs, 10 of 15 cells signed; 5 known (not failing)",
+    ]
 
 
 def test_json_round_trips_the_level(make_finding: MakeFinding) -> None:

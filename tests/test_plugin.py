@@ -59,7 +59,8 @@ def test_no_items_without_the_option(pytester: pytest.Pytester, project: Path) -
 
 
 def test_ini_option_turns_the_gate_on(pytester: pytest.Pytester, project: Path) -> None:
-    pytester.makeini("[pytest]\njobledger = true\n")
+    # pytest.ini comes before the example's own [tool.pytest.ini_options] table.
+    pytester.makefile(".ini", pytest="[pytest]\njobledger = true\n")
     assert len(_collected(pytester)) == 1 + len(STATUS) + 10
 
 
@@ -193,7 +194,8 @@ def test_stale_ledger_fails_the_freshness_item(pytester: pytest.Pytester, projec
 
 def test_bad_configuration_is_a_usage_error(pytester: pytest.Pytester, project: Path) -> None:
     pyproject = project / "pyproject.toml"
-    pyproject.write_text(pyproject.read_text() + 'paths_ = ["src"]\n')
+    table = "[tool.jobledger]\n"
+    pyproject.write_text(pyproject.read_text().replace(table, table + 'paths_ = ["src"]\n'))
     result = _run(pytester, "--jobledger")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(["*jobledger:*paths_*unknown key*"])

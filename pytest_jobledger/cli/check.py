@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from .. import reporters
 from ..gate import evaluate
 from ..gate.status import STATUS_JOB
 from ..gate.today import resolve_today
+from ..reporters import text
 from ..reporters.runbook import with_runbook_status
+from ..reporters.terminal import CHOICES, use_color
 from ..text import one_line
 from .common import config_from_args
 
@@ -23,6 +26,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         choices=reporters.names(),
         default="text",
         help="output format (default: text)",
+    )
+    loudness = parser.add_mutually_exclusive_group()
+    loudness.add_argument(
+        "-v",
+        "--verbose",
+        action="store_true",
+        help="text: also list every cell of a job with no entry",
+    )
+    loudness.add_argument("-q", "--quiet", action="store_true", help="text: print only the totals")
+    parser.add_argument(
+        "--color",
+        choices=CHOICES,
+        default="auto",
+        help="text: colour the report (default: auto, only on a terminal and without NO_COLOR; "
+        "FORCE_COLOR forces it)",
     )
     add_gate_arguments(parser)
 
@@ -49,5 +67,17 @@ def run(args: argparse.Namespace) -> int:
     for check in result.checks:
         if check.job == STATUS_JOB and check.skipped is not None:
             print(one_line(f"jobledger: {check.skipped}"), file=sys.stderr)
-    sys.stdout.write(reporters.get(args.format)(result.findings, config))
+    if args.format == "text":
+        verbosity = text.QUIET if args.quiet else text.VERBOSE if args.verbose else text.NORMAL
+        sys.stdout.write(
+            text.render(
+                result.findings,
+                config,
+                text.Tally.of(result, config),
+                verbosity=verbosity,
+                color=use_color(args.color, sys.stdout, os.environ),
+            )
+        )
+    else:
+        sys.stdout.write(reporters.get(args.format)(result.findings, config))
     return 1 if result.failed else 0

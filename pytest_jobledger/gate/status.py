@@ -43,9 +43,10 @@ def overlay_status(error: OverlayError | None, display: str) -> Check:
 def ledger_status(
     committed: str | None, fresh: Ledger, config: Config, *, unreadable: str | None = None
 ) -> Check:
-    """The committed ledger (when there is one) is byte for byte what the code gives now.
+    """The committed ledger is byte for byte what the code gives now; a missing one fails.
 
-    ``unreadable`` says why the committed file could not be read at all.
+    ``committed`` is the committed file's text (``None``: there is no file); ``unreadable`` says
+    why the committed file could not be read at all.
     """
     display = config.ledger_display
     if unreadable is not None:
@@ -62,8 +63,35 @@ def ledger_status(
                 ),
             )
         )
+    if committed is None and empty_scan(fresh, config) is not None:
+        # `jobledger extract` refuses to write an empty scan: jobs-found fails and says why.
+        return Check(
+            STATUS_JOB,
+            LEDGER_STATUS,
+            display,
+            1,
+            skipped=f"there is no ledger to commit at {display} until the scan finds a job; see "
+            f"{STATUS_JOB}::{JOBS_STATUS}",
+        )
+    if committed is None:
+        # Not a pass: with no committed file there is nothing for reviewers to diff, and a gate
+        # that compares nothing would be green on every pull request.
+        return Check.failed(
+            Finding(
+                kind=Kind.LEDGER_STALE,
+                job=STATUS_JOB,
+                cell=LEDGER_STATUS,
+                path=display,
+                line=1,
+                message=(
+                    f"There is no committed ledger at {display}; run `jobledger extract` and "
+                    "commit it. The gate compares the committed ledger with a fresh extraction, "
+                    "so that every change to a job shows in the pull request's diff."
+                ),
+            )
+        )
     expected = fresh.dumps()
-    if committed is None or committed == expected:
+    if committed == expected:
         return Check(STATUS_JOB, LEDGER_STATUS, display, 1)
     line = first_difference(committed, expected)
     finding = Finding(

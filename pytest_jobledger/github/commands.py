@@ -1,4 +1,5 @@
-"""GitHub workflow commands for findings: escaping, paths, PR-first order and the per-step cap.
+"""GitHub workflow commands for findings: escaping, paths, PR-first order, one annotation per
+job and line, and the per-step cap.
 
 Pure functions over :class:`~pytest_jobledger.findings.Finding`, shared by the pytest plugin
 (:mod:`pytest_jobledger.github.plugin`) and ``jobledger check --format github``.
@@ -90,18 +91,52 @@ def title(finding: Finding) -> str:
     return f"jobledger {finding.kind.value}: {item}" if item else f"jobledger {finding.kind.value}"
 
 
-def annotation(finding: Finding, root: Path, workspace: Path | None) -> str:
-    """One ``::error`` (``::warning``, ``::notice``) command pointing at the finding's line."""
-    path = display_path(finding, root, workspace)
-    line = finding.line if path is not None and finding.line > 0 else None
+def group_findings(ordered: Iterable[Finding]) -> list[tuple[Finding, ...]]:
+    """The findings of one job at one line and level, together, in the order of their first.
+
+    A new job with no overlay entry fails every required cell at its decorator line: five
+    annotations on one line would spend half of GitHub's per-step cap on one job.
+    """
+    groups: dict[tuple[Level, str, str, int], list[Finding]] = {}
+    for finding in ordered:
+        groups.setdefault((finding.level, finding.job, finding.path, finding.line), []).append(
+            finding
+        )
+    return [tuple(group) for group in groups.values()]
+
+
+def group_title(group: Sequence[Finding]) -> str:
+    """One finding's own title; for several, the kinds and the job with its cells."""
+    if len(group) == 1:
+        return title(group[0])
+    kinds = ", ".join(dict.fromkeys(finding.kind.value for finding in group))
+    cells = ", ".join(finding.cell for finding in group)
+    return f"jobledger {kinds}: {group[0].job} ({len(group)} cells: {cells})"
+
+
+def group_message(group: Sequence[Finding]) -> str:
+    """One finding's own message; for several, a line per cell, each with its own fix."""
+    if len(group) == 1:
+        return group[0].message
+    head = f"{len(group)} findings for {group[0].job} at this line:"
+    return "\n".join([head, *(f"- {f.cell} [{f.kind.value}]: {f.message}" for f in group)])
+
+
+def annotation(finding: Finding | Sequence[Finding], root: Path, workspace: Path | None) -> str:
+    """One ``::error`` (``::warning``, ``::notice``) command pointing at the finding's line (or
+    at the one line a group of one job's findings shares)."""
+    group = (finding,) if isinstance(finding, Finding) else tuple(finding)
+    first = group[0]
+    path = display_path(first, root, workspace)
+    line = first.line if path is not None and first.line > 0 else None
     return workflow_command(
-        COMMANDS[finding.level],
-        clip(finding.message, MAX_MESSAGE_CHARS),
+        COMMANDS[first.level],
+        clip(group_message(group), MAX_MESSAGE_CHARS),
         [
             ("file", path),
             ("line", line),
             ("endLine", line),
-            ("title", clip(title(finding), 200)),
+            ("title", clip(group_title(group), 200)),
         ],
     )
 
@@ -116,13 +151,15 @@ def annotation_lines(
     see: str = "the job summary and the pytest output",
 ) -> list[str]:
     """Up to ``limit`` commands of each level, errors first and PR files first within a level,
-    then one notice counting the rest."""
+    then one notice counting the rest. The findings of one job at one line are one annotation,
+    so the cap covers as many jobs as it can."""
     ordered = order_findings(findings, root, changed)
-    shown: list[Finding] = []
+    groups = group_findings(ordered)
+    shown: list[tuple[Finding, ...]] = []
     for level in Level:
-        shown.extend([finding for finding in ordered if finding.level is level][:limit])
-    lines = [annotation(finding, root, workspace) for finding in shown]
-    rest = len(ordered) - len(lines)
+        shown.extend([group for group in groups if group[0].level is level][:limit])
+    lines = [annotation(group, root, workspace) for group in shown]
+    rest = len(ordered) - sum(len(group) for group in shown)
     if rest > 0:
         noun = "finding" if rest == 1 else "findings"
         lines.append(

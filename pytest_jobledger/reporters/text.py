@@ -1,39 +1,270 @@
-"""Plain text, one finding per line: ``path:line: id::cell [kind] message`` (editors jump to it)."""
+"""``jobledger check`` as text: grouped by job, totals by kind, and the next command to run.
+
+Failures come first, then warnings, then the known notices (a baselined cell is one), each a
+section of its own that is never counted as failing. Within a section, findings are grouped by
+job, in the gate's order:
+
+- a job with one finding is one line, ``path:line: job::cell [kind] message`` (editors jump to it);
+- a job with no overlay entry is one line at its decorator, ``path:line: job: no entry: 5 cells
+  unsigned``, and so is an entry none of whose required cells is answered yet (as ``jobledger
+  stub`` leaves it), ``path:line: job: all 5 cells unsigned``; ``-v`` lists each cell under it;
+- a job with several findings is its id, then one indented ``path:line: cell [kind] message`` each.
+
+The report ends with the totals by kind (``jobledger: 12 jobs, 60 cells signed`` when nothing
+fails) and, when something does, ``next:`` lines naming the command that fixes it (``jobledger
+stub`` for jobs with no entry, ``jobledger extract`` for a stale ledger). ``-q`` prints only the
+totals. Every line goes through :func:`~pytest_jobledger.text.one_line` before it is coloured.
+"""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from ..config import Config
-from ..findings import Finding, Level
+from ..findings import Finding, GateResult, Kind, Level
 from ..text import one_line
+from .terminal import Style, paint
+
+QUIET, NORMAL, VERBOSE = -1, 0, 1
+
+#: The sections after the failures, with their headings.
+HEADINGS = {
+    Level.WARNING: "warnings (they do not fail):",
+    Level.NOTICE: "known (notices, not counted as failures):",
+}
+LEVEL_STYLES = {Level.ERROR: Style.RED, Level.WARNING: Style.YELLOW, Level.NOTICE: Style.CYAN}
+
+#: The order the next steps are given in: what blocks every other check first, the runbook last
+#: (it is rendered from signed cells). Kinds not listed follow in their declaration order.
+FIRST = (Kind.OVERLAY_INVALID, Kind.NO_JOBS, Kind.LEDGER_STALE, Kind.UNSIGNED, Kind.ORPHAN)
+LAST = (Kind.RUNBOOK_STALE,)
+
+
+@dataclass(frozen=True)
+class Tally:
+    """What the findings alone cannot say: the jobs and required cells the gate judged, and
+    which jobs have no overlay entry at all."""
+
+    jobs: int
+    cells: int
+    signed: int
+    skipped: int
+    no_entry: frozenset[str]
+    ids: frozenset[str] = frozenset()
+    required: int = 0
+    """How many cells each job must sign."""
+
+    @classmethod
+    def of(cls, result: GateResult, config: Config) -> Tally:
+        required = set(config.vocabulary.required)
+        cells = [check for row in result.jobs for check in row.checks if check.cell in required]
+        # A warning does not unsign a cell; a known (baselined) failure is not a signature.
+        signed = [
+            check
+            for check in cells
+            if check.skipped is None
+            and (check.finding is None or check.finding.level is Level.WARNING)
+        ]
+        return cls(
+            jobs=len(result.jobs),
+            cells=len(cells),
+            signed=len(signed),
+            skipped=sum(1 for check in cells if check.skipped is not None),
+            no_entry=frozenset(
+                row.job.id
+                for row in result.jobs
+                if row.entry is None and all(check.skipped is None for check in row.checks)
+            ),
+            ids=frozenset(row.job.id for row in result.jobs),
+            required=len(required),
+        )
 
 
 def format_finding(finding: Finding) -> str:
     """``path:line: id::cell [kind] message``; a warning or notice says so after the location
     (``path:line: warning: ...``), the way compilers mark what does not fail the build."""
-    name = f"{finding.job}::{finding.cell}"
-    level = "" if finding.level.fails else f"{finding.level.value}: "
-    return one_line(f"{finding.location}: {level}{name} [{finding.kind.value}] {finding.message}")
+    return one_line(f"{finding.location}: {_level(finding)}{_item(finding)}")
 
 
 def report(findings: Sequence[Finding], config: Config) -> str:
-    lines = [format_finding(finding) for finding in findings]
-    failing = sum(1 for finding in findings if finding.level.fails)
-    others = [
-        _count(sum(1 for f in findings if f.level is level), level.value)
-        for level in (Level.WARNING, Level.NOTICE)
-        if any(f.level is level for f in findings)
-    ]
-    if failing:
-        tail = f" ({', '.join(others)} that do not fail)" if others else ""
-        lines.append(f"jobledger: {_count(failing, 'finding')}{tail}")
-    elif others:
-        lines.append(f"jobledger: no failing findings ({', '.join(others)})")
-    else:
-        lines.append("jobledger: no findings; every required cell is signed")
+    """The report from the findings alone (the registry's entry point): without the gate's
+    counts, a job with no entry is listed cell by cell."""
+    return render(findings, config)
+
+
+def render(
+    findings: Sequence[Finding],
+    config: Config,
+    tally: Tally | None = None,
+    *,
+    verbosity: int = NORMAL,
+    color: bool = False,
+) -> str:
+    """The whole report: the grouped sections (unless quiet), the totals, the next steps."""
+    lines: list[str] = []
+    if verbosity > QUIET:
+        for level in Level:
+            chosen = [finding for finding in findings if finding.level is level]
+            if not chosen:
+                continue
+            if level in HEADINGS:
+                lines.append(paint(HEADINGS[level], Style.BOLD, color))
+            lines.extend(_section(chosen, tally, verbosity, color))
+    failing = [finding for finding in findings if finding.level.fails]
+    style = Style.RED if failing else Style.GREEN
+    lines.append(paint(one_line(_totals(findings, tally)), style, color))
+    if failing and verbosity > QUIET:
+        for step in _next_steps(failing, tally, config):
+            lines.append(paint("next:", Style.BOLD, color) + " " + one_line(step))
     return "\n".join(lines) + "\n"
 
 
+# -- the sections -----------------------------------------------------------------------------
+
+
+def _section(
+    findings: Sequence[Finding], tally: Tally | None, verbosity: int, color: bool
+) -> list[str]:
+    by_job: dict[str, list[Finding]] = {}
+    for finding in findings:
+        by_job.setdefault(finding.job, []).append(finding)
+    lines: list[str] = []
+    for job, own in by_job.items():
+        unsigned, tag = _collapsed(job, own, tally)
+        others = [f for f in own if f not in unsigned]
+        rows = (1 if unsigned else 0) + len(others)
+        if rows > 1:
+            lines.append(paint(one_line(job), Style.BOLD, color))
+        indent = "  " if rows > 1 else ""
+        if unsigned:
+            first = unsigned[0]
+            name = "" if rows > 1 else f"{job}: "
+            lines.append(
+                f"{indent}{_where(first, color)} {one_line(_level(first) + name)}"
+                + paint(tag, LEVEL_STYLES[first.level], color)
+            )
+            if verbosity >= VERBOSE:
+                lines.extend(f"{indent}  {_row(f, color, cell_only=True)}" for f in unsigned)
+        lines.extend(f"{indent}{_row(f, color, cell_only=rows > 1)}" for f in others)
+    return lines
+
+
+def _collapsed(job: str, own: Sequence[Finding], tally: Tally | None) -> tuple[list[Finding], str]:
+    """The unsigned cells that one line stands for, and that line's words: every cell of a job
+    with no entry ("no entry: 5 cells unsigned"), or of an entry none of whose required cells is
+    answered yet, as the stub leaves it ("all 5 cells unsigned")."""
+    if tally is None:
+        return [], ""
+    unsigned = [finding for finding in own if finding.kind is Kind.UNSIGNED]
+    count = f"{len(unsigned)} cell{'' if len(unsigned) == 1 else 's'} unsigned"
+    if job in tally.no_entry and unsigned:
+        return unsigned, f"no entry: {count}"
+    if tally.required > 1 and len(unsigned) == tally.required:
+        return unsigned, f"all {count}"
+    return [], ""
+
+
+def _row(finding: Finding, color: bool, *, cell_only: bool) -> str:
+    """``path:line: [level: ]job::cell [kind] message`` (``cell [kind] ...`` under its job)."""
+    # An unsupported place is named by its location already: no need to say it twice.
+    short = cell_only or finding.job == finding.location
+    name = one_line(finding.cell if short else f"{finding.job}::{finding.cell}")
+    kind = paint(f"[{finding.kind.value}]", LEVEL_STYLES[finding.level], color)
+    text = one_line(finding.message)
+    return f"{_where(finding, color)} {one_line(_level(finding))}{name} {kind} {text}"
+
+
+def _where(finding: Finding, color: bool) -> str:
+    return paint(one_line(f"{finding.location}:"), Style.BOLD, color)
+
+
+def _item(finding: Finding) -> str:
+    return f"{finding.job}::{finding.cell} [{finding.kind.value}] {finding.message}"
+
+
+def _level(finding: Finding) -> str:
+    return "" if finding.level.fails else f"{finding.level.value}: "
+
+
+# -- the totals and the next steps --------------------------------------------------------------
+
+
+def _totals(findings: Sequence[Finding], tally: Tally | None) -> str:
+    failing = [finding for finding in findings if finding.level.fails]
+    quiet = [
+        _count(sum(1 for f in findings if f.level is level), noun)
+        for level, noun in ((Level.WARNING, "warning"), (Level.NOTICE, "known"))
+        if any(f.level is level for f in findings)
+    ]
+    aside = f"; {', '.join(quiet)} (not failing)" if quiet else ""
+    if not failing:
+        if tally is None:
+            return f"jobledger: no failing findings{aside}"
+        # A known (baselined) cell passes without being signed.
+        signed = f"{tally.signed} of " if tally.signed != tally.cells else ""
+        cells = _count(tally.cells, "cell")
+        return f"jobledger: {_count(tally.jobs, 'job')}, {signed}{cells} signed{aside}"
+    kinds = Counter(finding.kind for finding in failing)
+    by_kind = ", ".join(f"{kinds[kind]} {kind.value}" for kind in Kind if kinds[kind])
+    head = f"jobledger: {_count(len(failing), 'failing finding')} ({by_kind})"
+    if tally is not None and not tally.jobs:
+        head += "; no jobs"
+    elif tally is not None:
+        # Jobs of the ledger only: not the status items, orphans or unsupported places.
+        jobs = {finding.job for finding in failing if finding.job in tally.ids}
+        total = _count(tally.jobs, "job")
+        head += f" in {len(jobs)} of {total}; " if jobs else f"; {total}, "
+        head += f"{tally.signed} of {_count(tally.cells, 'cell')} signed"
+        if tally.skipped:
+            head += f", {tally.skipped} not judged"
+    return head + aside
+
+
+def _next_steps(failing: Sequence[Finding], tally: Tally | None, config: Config) -> list[str]:
+    """One line per kind that fails, most blocking first: the command, or else what to do."""
+    present = {finding.kind for finding in failing}
+    rest = [kind for kind in Kind if kind not in FIRST and kind not in LAST]
+    steps: list[str] = []
+    for kind in (*FIRST, *rest, *LAST):
+        if kind not in present:
+            continue
+        if kind is Kind.UNSIGNED:
+            steps.extend(_unsigned_steps(failing, tally, config))
+        elif kind is Kind.LEDGER_STALE:
+            steps.append(f"`jobledger extract`, then commit {config.ledger_display}")
+        elif kind is Kind.ORPHAN:
+            steps.append(
+                "`jobledger stub --renames` moves the entry of a renamed job to its new id; "
+                "delete the entry of a job that is gone"
+            )
+        elif kind is Kind.RUNBOOK_STALE:
+            steps.append("`jobledger render`, then commit the runbook")
+        else:
+            steps.append(f"{kind.value}: {kind.help}")
+    return steps
+
+
+def _unsigned_steps(failing: Sequence[Finding], tally: Tally | None, config: Config) -> list[str]:
+    no_entry = tally.no_entry if tally is not None else frozenset()
+    unsigned = [finding for finding in failing if finding.kind is Kind.UNSIGNED]
+    missing = sorted({finding.job for finding in unsigned if finding.job in no_entry})
+    answer = [finding for finding in unsigned if finding.job not in no_entry]
+    overlay = config.overlay_display
+    steps = []
+    if missing:
+        steps.append(
+            f"`jobledger stub` adds an entry to {overlay} for the {_count(len(missing), 'job')} "
+            "with no entry, every cell `unknown`; then each job's owner answers its cells"
+        )
+    if answer:
+        steps.append(
+            f"answer the {_count(len(answer), 'unsigned cell')} in {overlay} with each job's "
+            "owner (`jobledger check -v` lists every one)"
+        )
+    return steps
+
+
 def _count(number: int, noun: str) -> str:
-    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
+    return f"{number} {noun}" if number == 1 or noun == "known" else f"{number} {noun}s"

@@ -39,7 +39,7 @@ def test_writes_every_failing_cell_sorted(
     assert text.endswith('  "format": "jobledger-baseline",\n  "schema_version": 1\n}\n')
     # The gate now passes: every failure is known.
     assert main(["check", "--root", str(root)]) == 0
-    assert "6 notices" in capsys.readouterr().out
+    assert "6 known (not failing)" in capsys.readouterr().out
 
 
 def test_the_same_failures_give_the_same_bytes_and_a_rerun_writes_nothing(
@@ -189,6 +189,7 @@ def test_hostile_job_ids_print_as_inert_text(
         f'@shared_task(name="{forged}")\ndef capture(invoice_id):\n    """Charge it."""\n'
     )
     (root / "pyproject.toml").write_text('[tool.jobledger]\njob_id = "registered-name"\n')
+    assert main(["extract", "--root", str(root)]) == 0
     assert baseline(root) == 0
     assert main(["check", "--root", str(root), "--format", "github"]) == 0
     out, err = capsys.readouterr()

@@ -17,21 +17,47 @@ CASES = REPO / "tests" / "cases" / "gate"
 HOMEGROWN = REPO / "examples" / "homegrown"
 
 
+def _extracted(case: str, tmp_path: Path) -> Path:
+    """A copy of a gate case with its ledger extracted, as a project commits it."""
+    root = tmp_path / case
+    shutil.copytree(CASES / case, root)
+    assert main(["extract", "--root", str(root)]) == 0
+    return root
+
+
 def test_seed_example_is_clean(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["check", "--root", str(HOMEGROWN)]) == 0
-    assert capsys.readouterr().out == "jobledger: no findings; every required cell is signed\n"
+    assert capsys.readouterr().out == "jobledger: 2 jobs, 10 cells signed\n"
 
 
-def test_findings_exit_1_and_print_located_lines(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["check", "--root", str(CASES / "unknown_key")]) == 1
+def test_findings_exit_1_and_print_located_lines(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = _extracted("unknown_key", tmp_path)
+    capsys.readouterr()
+    assert main(["check", "--root", str(root)]) == 1
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0].startswith(
-        "overlays/job_policy.yaml:2: billing.tasks.capture_invoice::paging_owner [unsigned] "
+    assert lines[0] == "billing.tasks.capture_invoice"
+    assert lines[1].startswith("  overlays/job_policy.yaml:2: paging_owner [unsigned] ")
+    assert lines[2].startswith("  overlays/job_policy.yaml:5: paging_onwer [unknown-key] ")
+    assert lines[3] == (
+        "jobledger: 2 failing findings (1 unsigned, 1 unknown-key) in 1 of 2 jobs; "
+        "9 of 10 cells signed"
     )
-    assert lines[1].startswith(
-        "overlays/job_policy.yaml:5: billing.tasks.capture_invoice::paging_onwer"
+
+
+def test_a_project_that_never_committed_its_ledger_fails(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = tmp_path / "p"
+    shutil.copytree(CASES / "signed_clean", root)
+    assert main(["check", "--root", str(root), "-q"]) == 1
+    assert capsys.readouterr().out == (
+        "jobledger: 1 failing finding (1 ledger-stale); 2 jobs, 10 of 10 cells signed\n"
     )
-    assert lines[-1] == "jobledger: 2 findings"
+    assert main(["extract", "--root", str(root)]) == 0
+    assert main(["check", "--root", str(root)]) == 0
+    assert capsys.readouterr().out.endswith("jobledger: 2 jobs, 10 cells signed\n")
 
 
 def test_json_is_the_stable_finding_list(capsys: pytest.CaptureFixture[str]) -> None:
@@ -67,9 +93,10 @@ def test_bad_configuration_exits_2_with_the_key(
 def test_bad_overlay_is_one_finding_not_a_crash(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    shutil.copytree(CASES / "signed_clean", tmp_path / "p")
-    (tmp_path / "p" / "overlays" / "job_policy.yaml").write_text("jobs:\n  - a\n")
-    assert main(["check", "--root", str(tmp_path / "p"), "--format", "json"]) == 1
+    root = _extracted("signed_clean", tmp_path)
+    (root / "overlays" / "job_policy.yaml").write_text("jobs:\n  - a\n")
+    capsys.readouterr()
+    assert main(["check", "--root", str(root), "--format", "json"]) == 1
     [row] = json.loads(capsys.readouterr().out)
     assert (row["kind"], row["path"], row["line"]) == (
         "overlay-invalid",

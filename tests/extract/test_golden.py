@@ -1,6 +1,7 @@
 """The bundled examples' ledgers are golden files: extraction must reproduce them byte for byte.
 
-A change to extraction that alters a ledger shows up here as a diff to review. To accept it, run
+So are the ledgers of the runbook cases that are projects of their own. A change to extraction
+that alters a ledger shows up here as a diff to review. To accept it, run
 ``JOBLEDGER_UPDATE_GOLDEN=1 pytest tests/extract/test_golden.py`` and review the changed files.
 """
 
@@ -19,7 +20,11 @@ from pytest_jobledger.extract import extract_ledger
 from pytest_jobledger.ledger.model import Ledger
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
-PROJECTS = sorted(p.parent for p in EXAMPLES.glob("*/pyproject.toml"))
+#: The runbook cases that are projects of their own commit their ledger too, like the examples.
+RUNBOOK_CASES = EXAMPLES.parent / "tests" / "cases" / "runbook"
+PROJECTS = sorted(p.parent for p in EXAMPLES.glob("*/pyproject.toml")) + sorted(
+    p.parent for p in RUNBOOK_CASES.glob("*/pyproject.toml")
+)
 SCHEMA = json.loads(
     resources.files("pytest_jobledger").joinpath("schemas/ledger.schema.json").read_text("utf-8")
 )

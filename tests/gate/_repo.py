@@ -1,4 +1,5 @@
-"""Small git repositories for the cases that compare a base with a head (built, never fetched)."""
+"""The gate cases' projects: small git repositories for the cases that compare a base with a
+head (built, never fetched), and the committed ledger a case does not spell out."""
 
 from __future__ import annotations
 
@@ -7,6 +8,11 @@ import shutil
 import subprocess
 from pathlib import Path
 from typing import Any
+
+from pytest_jobledger.config import Config, load_config
+from pytest_jobledger.extract import extract_ledger
+from pytest_jobledger.gate.status import empty_scan
+from pytest_jobledger.ledger.store import write_ledger
 
 #: A repository the test builds must not read the machine's or the user's git configuration.
 GIT_ENV = {
@@ -56,3 +62,14 @@ def _clear(repo: Path) -> None:
     for child in repo.iterdir():
         if child.name != ".git":
             shutil.rmtree(child) if child.is_dir() else child.unlink()
+
+
+def commit_fresh_ledger(root: Path, expected: dict[str, Any]) -> Config:
+    """Write the fresh ledger where the project commits it, when the case has none (and is not
+    about a missing one, nor an empty scan, which ``jobledger extract`` refuses to write)."""
+    config = load_config(root=root)
+    if expected.get("committed_ledger", True) and not config.ledger_path.exists():
+        ledger = extract_ledger(config)
+        if empty_scan(ledger, config) is None:
+            write_ledger(config.ledger_path, ledger, root=config.root)
+    return config

@@ -6,6 +6,10 @@ A case folder holds a small source tree, a ``pyproject.toml``, usually ``overlay
     {"about": "...", "findings": [{"id", "cell", "kind", "path", "line", "level", "says": [...]}],
      "skipped": 0, "skipped_says": [...], "today": "YYYY-MM-DD"}
 
+A case with no ``generated/job_ledger.json`` is judged as if its fresh ledger were committed
+(written into a copy of the case before the gate runs), unless ``"committed_ledger": false`` says
+the case is about a project that has none.
+
 The findings must be exactly the expected ones, in the expected order (``level`` defaults to
 "error"); ``says`` lists text the message must contain. ``skipped`` counts checks that could not
 be judged (overlay unreadable, no base), ``skipped_says`` text their reasons hold; ``today`` pins
@@ -22,17 +26,17 @@ from __future__ import annotations
 
 import datetime
 import json
+import shutil
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from pytest_jobledger.config import load_config
 from pytest_jobledger.findings import GateResult
 from pytest_jobledger.gate import evaluate
 from pytest_jobledger.reporters.runbook import with_runbook_status
 
-from ._repo import build_repository
+from ._repo import build_repository, commit_fresh_ledger
 
 CASES = Path(__file__).resolve().parent.parent / "cases" / "gate"
 CASE_DIRS = sorted(path for path in CASES.iterdir() if (path / "expected.json").is_file())
@@ -51,9 +55,11 @@ def run_case(case: Path, work: Path) -> tuple[GateResult, dict[str, Any]]:
         settings = expected.get("git", {})
         root = build_repository(case, work, settings)
         base = settings.get("ref", "HEAD~1")
-        config = load_config(root=root)
+        config = commit_fresh_ledger(root, expected)
         return with_runbook_status(evaluate(config, base=base, today=today), config), expected
-    config = load_config(root=case)
+    root = work / case.name
+    shutil.copytree(case, root)
+    config = commit_fresh_ledger(root, expected)
     return with_runbook_status(evaluate(config, today=today), config), expected
 
 
@@ -101,4 +107,6 @@ def test_case(case: Path, tmp_path: Path) -> None:
 def test_case_is_deterministic(case: Path, tmp_path: Path) -> None:
     first, _ = run_case(case, tmp_path / "one")
     second, _ = run_case(case, tmp_path / "two")
-    assert first.checks == second.checks
+    # The same but for the folder each copy ran in (an empty scan's message names the root).
+    one = repr(first.checks).replace(str(tmp_path / "one"), "<work>")
+    assert one == repr(second.checks).replace(str(tmp_path / "two"), "<work>")

@@ -138,10 +138,28 @@ def test_finding_round_trips_through_json() -> None:
     assert Finding.from_json(json.loads(json.dumps(finding.to_json()))) == finding
 
 
-def test_fresh_ledger_passes_and_missing_ledger_passes() -> None:
+def test_fresh_ledger_passes_and_missing_ledger_fails() -> None:
     ledger = Ledger.build([job("acme.tasks.a")])
     assert ledger_status(ledger.dumps(), ledger, CONFIG).finding is None
-    assert ledger_status(None, ledger, CONFIG).finding is None
+    # Before: no committed file passed, so a project that never committed one was always green.
+    missing = ledger_status(None, ledger, CONFIG).finding
+    assert missing is not None
+    assert (missing.kind, missing.path, missing.line) == (
+        Kind.LEDGER_STALE,
+        "generated/job_ledger.json",
+        1,
+    )
+    assert missing.message.startswith(
+        "There is no committed ledger at generated/job_ledger.json; run `jobledger extract` and "
+        "commit it."
+    )
+
+
+def test_no_ledger_to_commit_for_an_empty_scan_is_skipped_not_failed() -> None:
+    check = ledger_status(None, Ledger.build([]), CONFIG)
+    assert check.finding is None
+    assert check.skipped is not None
+    assert "jobs-found" in check.skipped
 
 
 def test_stale_ledger_summary_names_ids_by_category() -> None:

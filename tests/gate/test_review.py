@@ -115,12 +115,13 @@ def test_jobledger_check_lists_the_warning_and_exits_0(
 ) -> None:
     assert main(["check", "--base", "HEAD~1"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith(
+    assert out.startswith("warnings (they do not fail):\n")
+    assert out.splitlines()[1].startswith(
         "overlays/job_policy.yaml:2: warning: billing.tasks.capture_invoice::review-after-change "
         "[review-after-change] Job billing.tasks.capture_invoice changed since HEAD~1 (queue "
         "billing -> default, max_retries 5 -> 20, "
     )
-    assert out.endswith("jobledger: no failing findings (1 warning)\n")
+    assert out.endswith("jobledger: 3 jobs, 15 cells signed; 1 warning (not failing)\n")
     assert main(["check", "--base", "HEAD~1", "--format", "sarif"]) == 0
     (result,) = json.loads(capsys.readouterr().out)["runs"][0]["results"]
     assert (result["ruleId"], result["level"]) == ("jobledger/review-after-change", "warning")
@@ -132,7 +133,7 @@ def test_jobledger_check_says_once_that_there_is_no_base(
     assert main(["check", "--base", "no-such-ref"]) == 0
     captured = capsys.readouterr()
     assert captured.err.count("no base to review changes against") == 1
-    assert "jobledger: no findings" in captured.out
+    assert captured.out == "jobledger: 3 jobs, 15 cells signed\n"
 
 
 def test_jobledger_diff_in_three_formats(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -111,6 +111,8 @@ def write_ini(folder: Path, kind: str, options: dict[str, str] = INI_OPTIONS) ->
     """Add the pytest settings to ``folder``'s ``kind`` file (appended to a pyproject.toml)."""
     target = folder / kind
     before = target.read_text(encoding="utf-8") + "\n" if target.exists() else ""
+    # A bundled example's own (empty) table would be declared twice.
+    before = before.replace("[tool.pytest.ini_options]\n", "")
     target.write_text(before + ini_text(kind, options), encoding="utf-8")
 
 

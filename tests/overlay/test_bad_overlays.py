@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from pytest_jobledger.config import Config
-from pytest_jobledger.findings import Kind
+from pytest_jobledger.findings import GateResult, Kind
 from pytest_jobledger.gate import evaluate
 from pytest_jobledger.ledger.model import Job, Ledger
 
@@ -28,6 +28,14 @@ LEDGER = Ledger.build(
         )
     ]
 )
+
+
+def _gate(root: Path) -> GateResult:
+    """The gate on ``root`` with :data:`LEDGER` committed, so only the overlay can fail."""
+    committed = root / "generated" / "job_ledger.json"
+    committed.parent.mkdir(exist_ok=True)
+    committed.write_text(LEDGER.dumps(), encoding="utf-8")
+    return evaluate(Config(root=root), ledger=LEDGER)
 
 
 def _alias_bomb() -> str:
@@ -120,7 +128,7 @@ def test_bad_overlay_is_one_located_failure(tmp_path: Path, name: str) -> None:
     else:
         overlay.write_text(text, encoding="utf-8")
     # How long each takes is measured by benchmarks/, not asserted here: timings flake under load.
-    result = evaluate(Config(root=tmp_path), ledger=LEDGER)
+    result = _gate(tmp_path)
     [finding] = result.findings
     assert finding.kind is Kind.OVERLAY_INVALID
     assert (finding.path, finding.line) == ("overlays/job_policy.yaml", line)
@@ -134,7 +142,7 @@ def test_empty_overlay_is_valid_and_every_cell_unsigned(tmp_path: Path) -> None:
     (tmp_path / "overlays").mkdir()
     for text in ("", "# nothing signed yet\n", "jobs:\n", "jobs: {}\n"):
         (tmp_path / "overlays" / "job_policy.yaml").write_text(text, encoding="utf-8")
-        findings = evaluate(Config(root=tmp_path), ledger=LEDGER).findings
+        findings = _gate(tmp_path).findings
         assert [f.kind for f in findings] == [Kind.UNSIGNED] * 5
         assert {(f.path, f.line) for f in findings} == {("src/acme/billing/tasks.py", 12)}
 
@@ -144,7 +152,7 @@ def test_an_entry_with_no_cells_is_unsigned_at_its_key(tmp_path: Path) -> None:
     (tmp_path / "overlays" / "job_policy.yaml").write_text(
         "jobs:\n  acme.billing.tasks.capture_invoice:\n", encoding="utf-8"
     )
-    findings = evaluate(Config(root=tmp_path), ledger=LEDGER).findings
+    findings = _gate(tmp_path).findings
     assert {(f.kind, f.path, f.line) for f in findings} == {
         (Kind.UNSIGNED, "overlays/job_policy.yaml", 2)
     }
@@ -164,7 +172,7 @@ def test_standard_tags_are_described_in_words(tmp_path: Path, value: str, says: 
     (tmp_path / "overlays" / "job_policy.yaml").write_text(
         f"jobs:\n  acme.billing.tasks.capture_invoice:\n    paging_owner: {value}\n"
     )
-    [finding] = [f for f in evaluate(Config(root=tmp_path), ledger=LEDGER).findings if f.line == 3]
+    [finding] = [f for f in _gate(tmp_path).findings if f.line == 3]
     assert finding.kind is Kind.NOT_TEXT
     assert says in finding.message
     assert "TaggedScalar" not in finding.message
@@ -176,5 +184,5 @@ def test_a_str_tag_is_the_text_it_tags(tmp_path: Path) -> None:
     (tmp_path / "overlays" / "job_policy.yaml").write_text(
         "jobs:\n  acme.billing.tasks.capture_invoice:\n    paging_owner: !!str 5\n"
     )
-    findings = evaluate(Config(root=tmp_path), ledger=LEDGER).findings
+    findings = _gate(tmp_path).findings
     assert [f.cell for f in findings if f.line == 3] == []
