@@ -25,6 +25,15 @@ def one_line(text: str) -> str:
     return "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode() for ch in text)
 
 
+def checked_out(text: str) -> str:
+    """``text`` with the CRLF line endings a git checkout may add (``core.autocrlf``) undone.
+
+    The tool writes LF only; a committed file compared with what it would write now is compared
+    after this, so a Windows checkout of an up-to-date file is not called stale.
+    """
+    return text.replace("\r\n", "\n")
+
+
 def clip(text: str, limit: int, *, ellipsis: str = ELLIPSIS) -> str:
     """``text`` cut to at most ``limit`` characters, the cut marked with ``ellipsis``."""
     if len(text) <= limit:

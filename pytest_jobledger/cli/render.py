@@ -23,7 +23,7 @@ from ..paths import read_regular
 from ..reporters.runbook import FORMATS, DraftNote, blockers, render_runbook
 from ..reporters.runbook.publish import MAX_RUNBOOK_BYTES
 from ..reporters.text import format_finding
-from ..text import one_line
+from ..text import checked_out, one_line
 from .common import config_from_args
 
 NAME = "render"
@@ -147,7 +147,7 @@ def _check(args: argparse.Namespace, config: Config, result: GateResult) -> int:
         raise JobledgerError(
             f"cannot read the runbook: {error.strerror or error}", path=label
         ) from None
-    committed = raw.decode("utf-8", errors="replace")
+    committed = checked_out(raw.decode("utf-8", errors="replace"))
     if committed == expected:
         say(f"jobledger: {label} is up to date")
         return 0

@@ -12,6 +12,7 @@ from ..errors import OverlayError
 from ..findings import STATUS_JOB, Check, Finding, Kind
 from ..ledger.diff import first_difference, ledger_diff
 from ..ledger.model import Ledger
+from ..text import checked_out
 
 __all__ = ["LEDGER_STATUS", "OVERLAY_STATUS", "STATUS_JOB", "ledger_status", "overlay_status"]
 
@@ -91,6 +92,7 @@ def ledger_status(
             )
         )
     expected = fresh.dumps()
+    committed = checked_out(committed)
     if committed == expected:
         return Check(STATUS_JOB, LEDGER_STATUS, display, 1)
     line = first_difference(committed, expected)

@@ -153,6 +153,26 @@ def test_check_command_reports_a_stale_runbook(
     assert "first difference at line 3" in capsys.readouterr().out
 
 
+def test_a_crlf_checkout_of_up_to_date_files_is_not_stale(
+    signed: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A Windows checkout (``core.autocrlf``) turns the committed LF files into CRLF; nothing
+    changed, so neither the ledger nor the runbook is stale. A real change still is."""
+    assert main(["render", "--root", str(signed)]) == 0
+    for name in ("generated/job_ledger.json", "docs/jobs.md"):
+        path = signed / name
+        path.write_bytes(path.read_bytes().replace(b"\n", b"\r\n"))
+    capsys.readouterr()
+    assert main(["check", "--root", str(signed)]) == 0
+    assert main(["render", "--root", str(signed), "--check"]) == 0
+    page = signed / "docs" / "jobs.md"
+    page.write_bytes(page.read_bytes().replace(b"| 5 |", b"| 3 |"))
+    capsys.readouterr()
+    assert main(["render", "--root", str(signed), "--check"]) == 1
+    assert main(["check", "--root", str(signed)]) == 1
+    assert "runbook-stale" in capsys.readouterr().out
+
+
 def test_pytest_reports_the_same_runbook_item(pytester: pytest.Pytester, signed: Path) -> None:
     shutil.copytree(signed, pytester.path, dirs_exist_ok=True)
     collected = pytester.runpytest_inprocess("--jobledger", "--collect-only", "-q").outlines

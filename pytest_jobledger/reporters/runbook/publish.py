@@ -18,6 +18,7 @@ from ...config import Config
 from ...findings import STATUS_JOB, Check, Finding, GateResult, Kind
 from ...ledger.diff import first_difference
 from ...paths import read_regular
+from ...text import checked_out
 from . import page
 from .build import build_runbook
 from .model import DraftNote
@@ -107,6 +108,7 @@ def runbook_status(result: GateResult, config: Config) -> Check | None:
     except OSError as error:
         return stale(1, f"cannot be read ({error.strerror or error})")
     committed = raw.decode("utf-8", errors="replace")
+    committed = checked_out(committed)
     if committed == expected:
         return Check(STATUS_JOB, RUNBOOK_STATUS, display, 1)
     line = first_difference(committed, expected)
