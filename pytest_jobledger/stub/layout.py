@@ -56,6 +56,14 @@ class EntrySpan:
     open_ended: bool = False
     """The entry ends with a ``|+``/``>+`` block scalar: a blank line right after it would
     become part of its text, so nothing blank may be added there."""
+    keys: tuple[str, ...] = ()
+    """Every scalar key of the entry's mapping, whatever its value (what a fill must not add)."""
+    value_kind: str = "other"
+    """``"block"`` (a block mapping), ``"empty"`` (``job:`` with nothing after it, not an
+    explicit ``? key``) or ``"other"`` (a flow mapping, a scalar, a list): only the first two
+    can take more cells as whole new lines."""
+    cell_column: int | None = None
+    """The column of the first cell of a block mapping value (where a filled cell goes)."""
 
 
 @dataclass(frozen=True)
@@ -270,6 +278,7 @@ class _Locator:
             )
             tail = self._tail(content_line, column, next_key_line)
             cells, other = _cells(events[key_at + 1 : value_end])
+            value_kind, keys, cell_column = self._value_shape(key_at, value_end)
             result.append(
                 EntrySpan(
                     id=str(key.value) if isinstance(key, ScalarEvent) else "",
@@ -283,6 +292,9 @@ class _Locator:
                     cells=cells,
                     has_other_content=other or not isinstance(key, ScalarEvent),
                     open_ended=tail == content_line and self._keeps_blank_lines(key_at, value_end),
+                    keys=keys,
+                    value_kind=value_kind,
+                    cell_column=cell_column,
                 )
             )
             previous_end = content_end
@@ -290,6 +302,30 @@ class _Locator:
 
     def _key_column(self, index: int) -> int:
         return key_column(self.lines, index)
+
+    def _value_shape(self, key_at: int, value_end: int) -> tuple[str, tuple[str, ...], int | None]:
+        """Whether the entry's value can take new cell lines, its keys, and its cells' column."""
+        events = self.events
+        value = events[key_at + 1]
+        if isinstance(value, ScalarEvent):
+            explicit = self.lines.lines[self.lines.line_of(events[key_at].start_mark.index)]
+            empty = value.value == "" and value.tag is None and not has_span(value)
+            kind = (
+                "empty" if empty and not explicit.lstrip(" \t\ufeff").startswith("?") else "other"
+            )
+            return kind, (), None
+        if not isinstance(value, MappingStartEvent):
+            return "other", (), None
+        keys: list[str] = []
+        i = key_at + 2
+        while i < value_end - 1:
+            key = events[i]
+            if isinstance(key, ScalarEvent):
+                keys.append(str(key.value))
+            i = skip_node(events, skip_node(events, i))
+        if value.flow_style or len(events) <= key_at + 2 or i == key_at + 2:
+            return "other", tuple(keys), None
+        return "block", tuple(keys), key_column(self.lines, events[key_at + 2].start_mark.index)
 
     def _keeps_blank_lines(self, start: int, stop: int) -> bool:
         spanned = [event for event in self.events[start:stop] if has_span(event)]
