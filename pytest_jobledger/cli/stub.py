@@ -1,5 +1,8 @@
 """``jobledger stub``: add a placeholder overlay entry for every unsigned job, touching no byte.
 
+It also adds the cells an entry lacks when ``required_cells`` grew; ``--rename`` changes one
+entry's key and ``--quote-yes-no`` the quoting of plain yes/no values, and nothing else.
+
 The core (:func:`pytest_jobledger.stub.plan.stub_overlay`) is pure; this module reads the fresh
 ledger, the committed ledger (the rename evidence) and the overlay, and writes the result
 atomically while holding the overlay's lock, so two stubs at once, or a crash mid-write, never
