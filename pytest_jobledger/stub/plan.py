@@ -14,20 +14,20 @@ ledgers; the command does the reading, locking and writing.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ..config import DEFAULT_BLOCKED_VALUES
 from ..errors import OverlayError
 from ..ledger.model import Job, Ledger
 from ..ledger.renames import Ambiguity, Pair, pair
-from ..overlay.reader import MAX_OVERLAY_BYTES, OVERLAY_BYTES_CEILING, parse_overlay
-from ..text import has_surrogate, one_line
+from ..overlay.reader import MAX_OVERLAY_BYTES
 from .emit import IMPLICIT_KEY_LIMIT, comment_text, entry_lines, placeholder_for, scalar
 from .fill import fill_text, plan_fills
 from .layout import EntrySpan, Layout, locate
 from .proof import verify
 from .quoting import quote_yes_no as requote
+from .refusals import gate_reads_it, refuse_oversized, refuse_unwritable_ids
 from .rename import by_hand
 from .result import Added, Requoted, StubResult
 
@@ -89,7 +89,7 @@ def stub_overlay(
         source, requoted = requote(source, path)
     layout = locate(source, path)
     fresh = ledger.by_id()
-    _refuse_unwritable_ids(fresh.values(), path)
+    refuse_unwritable_ids(fresh.values(), path)
     entries = {entry.id: entry for entry in layout.entries}
 
     def signed(job_id: str) -> bool:
@@ -372,53 +372,3 @@ def _sorted_after_rename(
 ) -> bool:
     ids = [moves.get(e.id, e.id) for e in entries if e.id not in replaced]
     return ids == sorted(ids)
-
-
-# -- the stub never writes what the gate would refuse (issue 13) ----------------------------
-
-
-def _refuse_unwritable_ids(jobs: Iterable[Job], path: str) -> None:
-    """A job id with a lone surrogate (``\\udfff``, from an escape in the source) cannot be
-    written as UTF-8, and no YAML 1.1 reader accepts it escaped: refuse at the registration."""
-    for job in jobs:
-        if has_surrogate(job.id):
-            raise OverlayError(
-                f"the job id {one_line(job.id)} (registered at {job.location}) holds a lone "
-                "surrogate, not a character: no overlay can name it. Fix the registration (its "
-                "name or function) in the code, run `jobledger extract`, then run the stub "
-                "again; nothing was written",
-                path=path,
-            )
-
-
-def refuse_oversized(after: str, path: str, max_bytes: int) -> None:
-    """Refuse text over the size the gate reads (``max_overlay_bytes``)."""
-    size = len(after.encode("utf-8"))
-    if size > max_bytes:
-        raise OverlayError(
-            f"the stubbed overlay would be {size:,} bytes, over the {max_bytes:,}-byte limit the "
-            "gate reads, so the gate would refuse it. Raise `max_overlay_bytes` in "
-            f"[tool.jobledger] (at most {OVERLAY_BYTES_CEILING:,}), or sign and trim entries "
-            "first; nothing was written",
-            path=path,
-            line=1,
-        )
-
-
-def gate_reads_it(before: str | None, after: str, path: str, max_bytes: int) -> None:
-    """Refuse text the gate would not read, when the gate read the old overlay (or there was
-    none): the stub must never turn a readable overlay into one the gate refuses."""
-    if before is not None:
-        try:
-            parse_overlay(before, path, max_bytes=max_bytes)
-        except OverlayError:
-            return  # the gate refused the old text too; the stub did not make it worse
-    try:
-        parse_overlay(after, path, max_bytes=max_bytes)
-    except OverlayError as error:
-        raise OverlayError(
-            f"the stubbed overlay would be refused by the gate ({error.message}); nothing was "
-            "written",
-            path=path,
-            line=error.line,
-        ) from None
