@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from .errors import ConfigError
 from .ledger.model import FRAMEWORKS, LEDGER_KEYS, RESOLVED_FIELDS
@@ -156,6 +157,9 @@ class Config:
     """The line of each top-level key in ``source`` (``""``: the table's header), for messages."""
     max_overlay_bytes: int = MAX_OVERLAY_BYTES
     """The largest overlay the gate reads and the stub writes (never above the ceiling)."""
+    # -- the editor schema line (issue 11) ------------------------------------------------------
+    schema_url: str | None = None
+    """Where the stub's ``$schema`` line points when set (an https URL); else at ``schema``."""
 
     # -- the baseline (issue 11): a legacy repository's known failures --------------------------
     baseline: str = "overlays/jobledger-baseline.json"
@@ -219,6 +223,7 @@ _TOP_KEYS = {
     "allow_empty",
     "max_overlay_bytes",
     "baseline",
+    "schema_url",
 }
 REVIEW_ON_CHANGE: tuple[str, ...] = ("warn", "fail", "off")
 _CELL_KEYS = {"allowed", "description"}
@@ -436,6 +441,7 @@ def config_from_table(
         allow_empty=_boolean(table, "allow_empty", fail),
         max_overlay_bytes=_overlay_limit(table, fail),
         baseline=inside("baseline", string("baseline", Config.baseline)),
+        schema_url=_schema_url(table, fail),
         configured=configured,
         key_lines=lines,
     )
@@ -611,4 +617,20 @@ def _overlay_limit(table: Mapping[str, Any], fail: Any) -> int:
             f"{value:,} is over the ceiling of {OVERLAY_BYTES_CEILING:,} bytes that no "
             "configuration can raise (the overlay is read on every gate run)",
         )
+    return value
+
+
+def _schema_url(table: Mapping[str, Any], fail: Any) -> str | None:
+    """``schema_url``: an https URL the overlay's ``$schema`` line may name on every clone."""
+    value = table.get("schema_url")
+    if value is None:
+        return None
+    example = "e.g. https://example.com/job_policy.schema.json"
+    if not isinstance(value, str) or not value:
+        raise fail("schema_url", f"must be a non-empty string, {example}")
+    parts = urlsplit(value)
+    if parts.scheme != "https" or not parts.hostname or any(c.isspace() for c in value):
+        raise fail("schema_url", f"must be an https URL without spaces, {example}")
+    if not value.isprintable():
+        raise fail("schema_url", "must not hold control characters")
     return value

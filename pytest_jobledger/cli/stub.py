@@ -1,5 +1,8 @@
 """``jobledger stub``: add a placeholder overlay entry for every unsigned job, touching no byte.
 
+It also adds the cells an entry lacks when ``required_cells`` grew; ``--rename`` changes one
+entry's key and ``--quote-yes-no`` the quoting of plain yes/no values, and nothing else.
+
 The core (:func:`pytest_jobledger.stub.plan.stub_overlay`) is pure; this module reads the fresh
 ledger, the committed ledger (the rename evidence) and the overlay, and writes the result
 atomically while holding the overlay's lock, so two stubs at once, or a crash mid-write, never
@@ -9,9 +12,11 @@ lose a human edit.
 from __future__ import annotations
 
 import argparse
-import os
+import posixpath
+import re
+import shlex
 import sys
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from ..atomic import atomic_write, locked
 from ..config import Config
@@ -20,7 +25,6 @@ from ..extract import extract_ledger
 from ..ledger.model import Ledger
 from ..ledger.store import committed_ledger
 from ..overlay.reader import MAX_OVERLAY_BYTES, OVERLAY_BYTES_CEILING, read_overlay_bytes
-from ..overlay.schema import schema, schema_resource
 from ..stub.plan import StubResult, stub_overlay
 from ..text import one_line
 from .common import config_from_args
@@ -39,6 +43,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--renames",
         action="store_true",
         help="also move a signed entry to its job's new id when the rename is unambiguous",
+    )
+    parser.add_argument(
+        "--rename",
+        nargs=2,
+        metavar=("OLD_ID", "NEW_ID"),
+        help="move the signed entry of the orphaned OLD_ID to the job NEW_ID by hand (its "
+        "comments and bytes kept, only the key changed)",
+    )
+    parser.add_argument(
+        "--quote-yes-no",
+        action="store_true",
+        help='write unquoted yes/no cell values as "yes"/"no", so YAML 1.1 readers (PyYAML) '
+        "read strings too; only those values change",
     )
 
 
@@ -74,13 +91,39 @@ def read_previous(config: Config) -> Ledger | None:
     return ledger
 
 
-def schema_reference(overlay: Path) -> str:
-    """What a new overlay's ``yaml-language-server`` line points at: the schema's ``$id`` when it
-    has one, else the packaged schema's path relative to the overlay (right for a project venv)."""
-    published = schema().get("$id")
-    if isinstance(published, str) and published:
-        return published
-    return Path(os.path.relpath(str(schema_resource()), overlay.parent.resolve())).as_posix()
+def schema_reference(config: Config) -> str:
+    """What a new overlay's ``yaml-language-server`` line points at: ``schema_url`` when it is
+    configured, else the configured schema file relative to the overlay's folder (the file
+    `jobledger schema` writes), so the line is right on every clone and never names a path on
+    the machine that ran the stub."""
+    if config.schema_url:
+        return config.schema_url
+    start = PurePosixPath(config.overlay).parent
+    return posixpath.relpath(PurePosixPath(config.schema).as_posix(), start.as_posix())
+
+
+#: The editor line, as the stub writes it, with the reference it names.
+_SCHEMA_LINE = re.compile(r"^\ufeff?#\s*yaml-language-server:\s*\$schema=(\S+)")
+
+
+def stale_schema_line(text: str, reference: str, label: str) -> None:
+    """Say so when the overlay's ``$schema`` line names a path on one machine (an older stub
+    wrote one into its virtualenv): the stub only adds lines, so a person changes it."""
+    for number, line in enumerate(text.splitlines()[:5], start=1):
+        found = _SCHEMA_LINE.match(line)
+        if found is None:
+            continue
+        named = found.group(1)
+        machine = "site-packages" in named or named.startswith(("/", "~")) or ":\\" in named
+        if machine and named != reference:
+            print(
+                one_line(
+                    f"{label}:{number}: hint: the $schema line names a path on one machine "
+                    f"({named}); change it to `$schema={reference}` (and run `jobledger "
+                    "schema`) so editors find the schema on every clone"
+                )
+            )
+        return
 
 
 def run(args: argparse.Namespace) -> int:
@@ -114,11 +157,15 @@ def _stub_locked(
         blocked_values=config.blocked_values,
         renames=args.renames,
         path=label,
-        schema=schema_reference(path) if text is None else None,
+        schema=schema_reference(config) if text is None else None,
         max_bytes=limit,
+        rename=tuple(args.rename) if args.rename else None,
+        quote_yes_no=args.quote_yes_no,
     )
+    if text is not None:
+        stale_schema_line(text, schema_reference(config), label)
     if args.check:
-        report(result, label, check=True)
+        report(result, label, check=True, command=rerun(args))
         return 1 if result.changed else 0
     if result.changed:
 
@@ -142,13 +189,24 @@ def _stub_locked(
     return 0
 
 
-def report(result: StubResult, label: str, *, check: bool) -> None:
-    """Each fact on its own line, then a one-line summary (stdout: this is the command's output)."""
-    for line in result.report_lines():
+def rerun(args: argparse.Namespace) -> str:
+    """The command that writes what ``--check`` found: the same flags without ``--check``."""
+    words = ["jobledger", "stub"]
+    for flag in ("root", "config"):
+        if getattr(args, flag, None):
+            words += [f"--{flag}", str(getattr(args, flag))]
+    if args.renames:
+        words.append("--renames")
+    if args.rename:
+        words += ["--rename", *args.rename]
+    if args.quote_yes_no:
+        words.append("--quote-yes-no")
+    return shlex.join(words)
+
+
+def report(result: StubResult, label: str, *, check: bool, command: str = "jobledger stub") -> None:
+    """Each fact on its own line, then a one-line summary (stdout: this is the command's output);
+    with ``check`` nothing was written, so each line says what the stub *would* do."""
+    for line in result.report_lines(check=check):
         print(one_line(f"{label}: {line}"))
-    verb = "would change" if check else ("created" if result.original is None else "updated")
-    if not result.changed:
-        print(one_line(f"{label}: up to date, nothing to add"))
-        return
-    counts = f"{len(result.added)} added, {len(result.moved)} moved"
-    print(one_line(f"{label}: {verb} ({counts})"))
+    print(one_line(f"{label}: {result.summary(check=check, command=command)}"))

@@ -1,7 +1,11 @@
 """``jobledger stub``: edits overlay text and never signs a cell.
 
-- ``plan``: which entries to add or move, and the line edits that do it (:func:`stub_overlay`);
-- ``layout``: where things are in the overlay's text (entries, their comments, the indentation);
+- ``plan``: which entries to add, fill or move, and the line edits (:func:`stub_overlay`);
+- ``layout`` (+ ``lines``, ``style``): where things are in the overlay's text (entries, their
+  comments) and how it is written (indentation, quotes);
 - ``emit``: the text of a new entry, quoted so that every YAML reader agrees;
-- ``proof``: the check that the new text means the old one plus the intended change.
+- ``fill``: the cells an entry lacks once ``required_cells`` grew; ``rename``: ``--rename``'s
+  refusals; ``quoting``: ``--quote-yes-no``;
+- ``proof``: the check that the new text means the old one plus the intended change;
+  ``refusals``: what is never written; ``result``: what a run did, as the user reads it.
 """

@@ -16,25 +16,23 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any
 
 from ruamel.yaml import YAML
 from ruamel.yaml.error import YAMLError
 from ruamel.yaml.events import (
-    AliasEvent,
-    CollectionStartEvent,
     DocumentStartEvent,
     Event,
     MappingEndEvent,
     MappingStartEvent,
     ScalarEvent,
-    SequenceEndEvent,
-    SequenceStartEvent,
 )
 
 from ..errors import OverlayError
 from ..overlay.yaml_errors import describe
 from .lines import Lines
+from .style import cell_step, guess_indent, guess_quote, key_column, skip_node
+
+__all__ = ["EntrySpan", "Layout", "has_span", "key_column", "locate", "read_events", "skip_node"]
 
 
 @dataclass(frozen=True)
@@ -56,6 +54,14 @@ class EntrySpan:
     open_ended: bool = False
     """The entry ends with a ``|+``/``>+`` block scalar: a blank line right after it would
     become part of its text, so nothing blank may be added there."""
+    keys: tuple[str, ...] = ()
+    """Every scalar key of the entry's mapping, whatever its value (what a fill must not add)."""
+    value_kind: str = "other"
+    """``"block"`` (a block mapping), ``"empty"`` (``job:`` with nothing after it, not an
+    explicit ``? key``) or ``"other"`` (a flow mapping, a scalar, a list): only the first two
+    can take more cells as whole new lines."""
+    cell_column: int | None = None
+    """The column of the first cell of a block mapping value (where a filled cell goes)."""
 
 
 @dataclass(frozen=True)
@@ -181,8 +187,8 @@ class _Locator:
             jobs_column=0,
             entries=(),
             jobs_end_line=0,
-            indent=_guess_indent(events, lines),
-            quote=_guess_quote(events),
+            indent=guess_indent(events, lines),
+            quote=guess_quote(events),
         )
         if not documents:
             return base
@@ -230,7 +236,7 @@ class _Locator:
             jobs_kind="block",
             entries=entries,
             jobs_end_line=entries[-1].tail_line if entries else jobs_line,
-            cell_step=_cell_step(events, key_at + 1, value_end, self.lines),
+            cell_step=cell_step(events, key_at + 1, value_end, self.lines),
         )
 
     def _entries(self, start: int, boundary: int) -> tuple[EntrySpan, ...]:
@@ -270,6 +276,7 @@ class _Locator:
             )
             tail = self._tail(content_line, column, next_key_line)
             cells, other = _cells(events[key_at + 1 : value_end])
+            value_kind, keys, cell_column = self._value_shape(key_at, value_end)
             result.append(
                 EntrySpan(
                     id=str(key.value) if isinstance(key, ScalarEvent) else "",
@@ -283,6 +290,9 @@ class _Locator:
                     cells=cells,
                     has_other_content=other or not isinstance(key, ScalarEvent),
                     open_ended=tail == content_line and self._keeps_blank_lines(key_at, value_end),
+                    keys=keys,
+                    value_kind=value_kind,
+                    cell_column=cell_column,
                 )
             )
             previous_end = content_end
@@ -290,6 +300,30 @@ class _Locator:
 
     def _key_column(self, index: int) -> int:
         return key_column(self.lines, index)
+
+    def _value_shape(self, key_at: int, value_end: int) -> tuple[str, tuple[str, ...], int | None]:
+        """Whether the entry's value can take new cell lines, its keys, and its cells' column."""
+        events = self.events
+        value = events[key_at + 1]
+        if isinstance(value, ScalarEvent):
+            explicit = self.lines.lines[self.lines.line_of(events[key_at].start_mark.index)]
+            empty = value.value == "" and value.tag is None and not has_span(value)
+            kind = (
+                "empty" if empty and not explicit.lstrip(" \t\ufeff").startswith("?") else "other"
+            )
+            return kind, (), None
+        if not isinstance(value, MappingStartEvent):
+            return "other", (), None
+        keys: list[str] = []
+        i = key_at + 2
+        while i < value_end - 1:
+            key = events[i]
+            if isinstance(key, ScalarEvent):
+                keys.append(str(key.value))
+            i = skip_node(events, skip_node(events, i))
+        if value.flow_style or len(events) <= key_at + 2 or i == key_at + 2:
+            return "other", tuple(keys), None
+        return "block", tuple(keys), key_column(self.lines, events[key_at + 2].start_mark.index)
 
     def _keeps_blank_lines(self, start: int, stop: int) -> bool:
         spanned = [event for event in self.events[start:stop] if has_span(event)]
@@ -315,33 +349,6 @@ class _Locator:
         return tail
 
 
-def key_column(lines: Lines, index: int) -> int:
-    """Where a mapping key at ``index`` starts: the key, or the ``?`` of an explicit key."""
-    line = lines.line_of(index)
-    column = lines.column_of(index)
-    prefix = lines.lines[line][: index - lines.starts[line]] if lines.lines else ""
-    if prefix.strip() == "?":
-        return column - (len(prefix) - prefix.index("?"))
-    return column
-
-
-def skip_node(events: Sequence[Event], i: int) -> int:
-    """The index just past the node that starts at event ``i``."""
-    event = events[i]
-    if isinstance(event, (ScalarEvent, AliasEvent)):
-        return i + 1
-    depth = 0
-    while True:
-        event = events[i]
-        if isinstance(event, (MappingStartEvent, SequenceStartEvent)):
-            depth += 1
-        elif isinstance(event, (MappingEndEvent, SequenceEndEvent)):
-            depth -= 1
-            if depth == 0:
-                return i + 1
-        i += 1
-
-
 def _cells(value: Sequence[Event]) -> tuple[dict[str, str | None] | None, bool]:
     """The scalar cells of an entry's value, and whether it holds anything else."""
     if not value:
@@ -365,48 +372,3 @@ def _cells(value: Sequence[Event]) -> tuple[dict[str, str | None] | None, bool]:
             other = True
         i = end
     return cells, other
-
-
-def _guess_quote(events: Sequence[Event]) -> str:
-    """The quote character the file uses most (double quotes when it uses none)."""
-    single = sum(1 for e in events if isinstance(e, ScalarEvent) and e.style == "'")
-    double = sum(1 for e in events if isinstance(e, ScalarEvent) and e.style == '"')
-    return "'" if single > double else '"'
-
-
-def _guess_indent(events: Sequence[Event], lines: Lines) -> int:
-    """The indentation step of the first block mapping nested in another (2 when there is none)."""
-    frames: list[list[Any]] = []  # [is_mapping, expecting_key, first_key_column]
-    for event in events:
-        is_node = isinstance(event, (ScalarEvent, AliasEvent, CollectionStartEvent))
-        if is_node and frames and frames[-1][0] and frames[-1][1] and frames[-1][2] is None:
-            column = key_column(lines, event.start_mark.index)
-            frames[-1][2] = column
-            outer = [frame[2] for frame in frames[:-1] if frame[0] and frame[2] is not None]
-            if outer and column > outer[-1]:
-                return int(column - outer[-1])
-        if isinstance(event, CollectionStartEvent):
-            frames.append([isinstance(event, MappingStartEvent), True, None])
-            continue
-        if isinstance(event, (MappingEndEvent, SequenceEndEvent)) and frames:
-            frames.pop()
-        node_done = isinstance(event, (ScalarEvent, AliasEvent, MappingEndEvent, SequenceEndEvent))
-        if node_done and frames and frames[-1][0]:
-            frames[-1][1] = not frames[-1][1]
-    return 2
-
-
-def _cell_step(events: Sequence[Event], start: int, stop: int, lines: Lines) -> int | None:
-    i = start + 1
-    while i < stop and not isinstance(events[i], MappingEndEvent):
-        key = events[i]
-        value = events[i + 1]
-        if isinstance(value, MappingStartEvent) and not value.flow_style:
-            first_cell = events[i + 2]
-            if not isinstance(first_cell, MappingEndEvent):
-                key_col = key_column(lines, key.start_mark.index)
-                cell_col = key_column(lines, first_cell.start_mark.index)
-                if cell_col > key_col:
-                    return cell_col - key_col
-        i = skip_node(events, i + 1)
-    return None

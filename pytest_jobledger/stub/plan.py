@@ -14,18 +14,24 @@ ledgers; the command does the reading, locking and writing.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ..config import DEFAULT_BLOCKED_VALUES
 from ..errors import OverlayError
 from ..ledger.model import Job, Ledger
 from ..ledger.renames import Ambiguity, Pair, pair
-from ..overlay.reader import MAX_OVERLAY_BYTES, OVERLAY_BYTES_CEILING, parse_overlay
-from ..text import has_surrogate, one_line
+from ..overlay.reader import MAX_OVERLAY_BYTES
 from .emit import IMPLICIT_KEY_LIMIT, comment_text, entry_lines, placeholder_for, scalar
+from .fill import fill_text, plan_fills
 from .layout import EntrySpan, Layout, locate
 from .proof import verify
+from .quoting import quote_yes_no as requote
+from .refusals import gate_reads_it, refuse_oversized, refuse_unwritable_ids
+from .rename import by_hand
+from .result import Added, Requoted, StubResult
+
+__all__ = ["StubResult", "header_text", "is_placeholder", "stub_overlay"]
 
 HEADER = (
     "# Job policy overlay: the promises a person signs for each background job.",
@@ -33,59 +39,6 @@ HEADER = (
     "# (`pytest --jobledger`) fails until a reviewer replaces each one. Queues, retries and time",
     "# limits belong to the generated ledger, never to this file.",
 )
-
-
-@dataclass(frozen=True)
-class Added:
-    id: str
-    location: str
-
-
-@dataclass(frozen=True)
-class StubResult:
-    """The new overlay text and what changed; ``original`` is ``None`` for a file to create."""
-
-    text: str
-    original: str | None
-    added: tuple[Added, ...] = ()
-    moved: tuple[Pair, ...] = ()
-    replaced: tuple[str, ...] = ()
-    hints: tuple[Pair, ...] = ()
-    ambiguous: tuple[Ambiguity, ...] = ()
-
-    @property
-    def changed(self) -> bool:
-        return self.original is None or self.text != self.original
-
-    def report_lines(self) -> list[str]:
-        """What a user reads, one line per fact, in a stable order."""
-        lines = [f"added {item.id}  # {item.location}" for item in self.added]
-        for move in self.moved:
-            note = "; its placeholder entry was removed" if move.new in self.replaced else ""
-            lines.append(f"moved {move.old} -> {move.new} ({move.reason}{note})")
-        for hint in self.hints:
-            lines.append(
-                f"hint: {hint.old} looks renamed to {hint.new} ({hint.reason}); "
-                "run `jobledger stub --renames` to move its signed entry"
-            )
-        for case in self.ambiguous:
-            options = " or ".join(case.candidates)
-            if case.side == "orphan":
-                lines.append(
-                    f"ambiguous: orphan {case.id} could have become {options}; "
-                    "move its entry by hand"
-                )
-            elif case.side == "weak":
-                lines.append(
-                    f"ambiguous: orphan {case.id} may have become {options} (same function name, "
-                    "no docstring to confirm); move its entry by hand if so"
-                )
-            else:
-                lines.append(
-                    f"ambiguous: {case.id} could be the renamed {options}; move the right entry "
-                    "by hand"
-                )
-        return lines
 
 
 def header_text(schema: str | None, newline: str = "\n") -> str:
@@ -120,34 +73,53 @@ def stub_overlay(
     path: str = "overlays/job_policy.yaml",
     schema: str | None = None,
     max_bytes: int = MAX_OVERLAY_BYTES,
+    rename: tuple[str, str] | None = None,
+    quote_yes_no: bool = False,
 ) -> StubResult:
-    """The overlay with an entry for every unsigned job (and, with ``renames``, moved entries).
+    """The overlay with an entry for every unsigned job, the cells newly required in existing
+    entries, and (with ``renames``) moved entries; ``rename`` moves one entry by hand and
+    ``quote_yes_no`` quotes unquoted ``yes``/``no`` cell values.
 
     Raises :class:`OverlayError` (located) when the text does not parse or cannot take new
-    entries without rewriting a line a person wrote.
+    entries without rewriting a line a person wrote, or when ``rename`` is refused.
     """
     source = header_text(schema) if text is None else text
+    requoted: tuple[Requoted, ...] = ()
+    if quote_yes_no:
+        source, requoted = requote(source, path)
     layout = locate(source, path)
     fresh = ledger.by_id()
-    _refuse_unwritable_ids(fresh.values(), path)
+    refuse_unwritable_ids(fresh.values(), path)
     entries = {entry.id: entry for entry in layout.entries}
-    orphans = [entry.id for entry in layout.entries if entry.id not in fresh]
-    unsigned = [
-        job
-        for job_id, job in fresh.items()
-        if job_id not in entries or is_placeholder(entries[job_id], required_cells, blocked_values)
-    ]
+
+    def signed(job_id: str) -> bool:
+        entry = entries.get(job_id)
+        return entry is not None and not is_placeholder(entry, required_cells, blocked_values)
+
+    manual = by_hand(rename, entries, fresh, signed, path) if rename else None
+    orphans = [e.id for e in layout.entries if e.id not in fresh and not _in(e.id, manual)]
+    unsigned = [job for job_id, job in fresh.items() if not signed(job_id)]
+    unsigned = [job for job in unsigned if not _in(job.id, manual)]
     pairs, ambiguous = pair(orphans, unsigned, previous.by_id() if previous else {})
-    moves = pairs if renames else ()
+    moves = (*((manual,) if manual else ()), *(pairs if renames else ()))
     targets = {move.new for move in moves}
     replaced = tuple(sorted(target for target in targets if target in entries))
     to_add = [job for job_id, job in sorted(fresh.items()) if job_id not in entries]
     to_add = [job for job in to_add if job.id not in targets]
-    plan = _Plan(layout, path, required_cells, placeholder_for(blocked_values))
-    new_text = plan.apply(to_add, {move.old: move.new for move in moves}, set(replaced))
-    if new_text != source:
+    move_map = {move.old: move.new for move in moves}
+    final = {
+        entry.id: move_map.get(entry.id, entry.id)
+        for entry in layout.entries
+        if entry.id not in replaced and (entry.id in fresh or entry.id in move_map)
+    }
+    fills, filled, unfillable = plan_fills(layout, final, required_cells)
+    placeholder = placeholder_for(blocked_values)
+    plan = _Plan(layout, path, required_cells, placeholder)
+    new_text = plan.apply(to_add, move_map, set(replaced), fills)
+    if new_text != (source if text is None else text):
         refuse_oversized(new_text, path, max_bytes)  # cheap, so first
-        verify(source, new_text, path, to_add, {m.old: m.new for m in moves}, set(replaced))
+        filled_as = {final[job_id]: cells for job_id, cells in fills.items()}
+        verify(source, new_text, path, to_add, move_map, set(replaced), filled_as, placeholder)
         gate_reads_it(text, new_text, path, max_bytes)
     return StubResult(
         text=new_text,
@@ -157,7 +129,24 @@ def stub_overlay(
         replaced=replaced,
         hints=() if renames else tuple(pairs),
         ambiguous=ambiguous,
+        filled=filled,
+        unfillable=unfillable,
+        requoted=requoted,
+        unmatched=_unmatched(orphans, pairs, ambiguous) if to_add else (),
     )
+
+
+def _unmatched(
+    orphans: Sequence[str], pairs: Sequence[Pair], ambiguous: Sequence[Ambiguity]
+) -> tuple[str, ...]:
+    """Orphans no pair, hint or ambiguity already names (``unsigned`` cases list orphans)."""
+    named = {p.old for p in pairs} | {a.id for a in ambiguous if a.side != "unsigned"}
+    named |= {c for a in ambiguous if a.side == "unsigned" for c in a.candidates}
+    return tuple(sorted(orphan for orphan in orphans if orphan not in named))
+
+
+def _in(job_id: str, manual: Pair | None) -> bool:
+    return manual is not None and job_id in (manual.old, manual.new)
 
 
 @dataclass
@@ -169,6 +158,7 @@ class _Plan:
     cells: Sequence[str]
     placeholder: str
     inserts: dict[int, list[str]] = field(default_factory=dict)
+    fills: Mapping[str, Sequence[str]] = field(default_factory=dict)
     deleted: set[int] = field(default_factory=set)
     rewritten: dict[int, str] = field(default_factory=dict)
 
@@ -176,10 +166,20 @@ class _Plan:
     def newline(self) -> str:
         return self.layout.lines.newline
 
-    def apply(self, to_add: Sequence[Job], moves: Mapping[str, str], replaced: set[str]) -> str:
+    def apply(
+        self,
+        to_add: Sequence[Job],
+        moves: Mapping[str, str],
+        replaced: set[str],
+        fills: Mapping[str, Sequence[str]],
+    ) -> str:
         layout = self.layout
-        if not to_add and not moves:
+        self.fills = fills
+        if not to_add and not moves and not fills:
             return layout.lines.text
+        if not to_add and not moves:
+            self._fill_in_place(layout.entries)
+            return self._render()
         if layout.jobs_kind == "other" or layout.top_kind == "other":
             line = layout.jobs_line + 1 if layout.top_kind == "block" else 1
             raise OverlayError(
@@ -215,9 +215,22 @@ class _Plan:
                 items.append((moves[entry.id], text, entry.open_ended))
                 self._delete(entry)
         staying.sort(key=lambda e: e.key_line)
+        self._fill_in_place(staying)
         self._place(sorted(items), staying, moves)
         self._seal_open_ends()
         return self._render()
+
+    def _fill_in_place(self, entries: Sequence[EntrySpan]) -> None:
+        """New cell lines right after each entry that stays where it is (before anything
+        inserted at the same line, so they stay inside the entry)."""
+        for entry in entries:
+            cells = self.fills.get(entry.id)
+            if cells:
+                self._insert_at(entry.tail_line + 1, [self._fill(entry)])
+
+    def _fill(self, entry: EntrySpan) -> str:
+        cells = self.fills.get(entry.id, ())
+        return fill_text(entry, cells, self.layout, self.placeholder, self.newline)
 
     def _entry_text(self, job: Job) -> str:
         layout = self.layout
@@ -263,7 +276,8 @@ class _Plan:
         block = "".join(lines.lines[entry.head_line : entry.tail_line + 1])
         start, end = entry.key_start - first, entry.key_end - first
         block = block[:start] + self._key_text(entry, new_id) + block[end:]
-        return block if block.endswith("\n") else block + self.newline
+        block = block if block.endswith("\n") else block + self.newline
+        return block + (self._fill(entry) if self.fills.get(entry.id) else "")
 
     def _delete(self, entry: EntrySpan) -> None:
         self.deleted.update(range(entry.head_line, entry.tail_line + 1))
@@ -358,53 +372,3 @@ def _sorted_after_rename(
 ) -> bool:
     ids = [moves.get(e.id, e.id) for e in entries if e.id not in replaced]
     return ids == sorted(ids)
-
-
-# -- the stub never writes what the gate would refuse (issue 13) ----------------------------
-
-
-def _refuse_unwritable_ids(jobs: Iterable[Job], path: str) -> None:
-    """A job id with a lone surrogate (``\\udfff``, from an escape in the source) cannot be
-    written as UTF-8, and no YAML 1.1 reader accepts it escaped: refuse at the registration."""
-    for job in jobs:
-        if has_surrogate(job.id):
-            raise OverlayError(
-                f"the job id {one_line(job.id)} (registered at {job.location}) holds a lone "
-                "surrogate, not a character: no overlay can name it. Fix the registration (its "
-                "name or function) in the code, run `jobledger extract`, then run the stub "
-                "again; nothing was written",
-                path=path,
-            )
-
-
-def refuse_oversized(after: str, path: str, max_bytes: int) -> None:
-    """Refuse text over the size the gate reads (``max_overlay_bytes``)."""
-    size = len(after.encode("utf-8"))
-    if size > max_bytes:
-        raise OverlayError(
-            f"the stubbed overlay would be {size:,} bytes, over the {max_bytes:,}-byte limit the "
-            "gate reads, so the gate would refuse it. Raise `max_overlay_bytes` in "
-            f"[tool.jobledger] (at most {OVERLAY_BYTES_CEILING:,}), or sign and trim entries "
-            "first; nothing was written",
-            path=path,
-            line=1,
-        )
-
-
-def gate_reads_it(before: str | None, after: str, path: str, max_bytes: int) -> None:
-    """Refuse text the gate would not read, when the gate read the old overlay (or there was
-    none): the stub must never turn a readable overlay into one the gate refuses."""
-    if before is not None:
-        try:
-            parse_overlay(before, path, max_bytes=max_bytes)
-        except OverlayError:
-            return  # the gate refused the old text too; the stub did not make it worse
-    try:
-        parse_overlay(after, path, max_bytes=max_bytes)
-    except OverlayError as error:
-        raise OverlayError(
-            f"the stubbed overlay would be refused by the gate ({error.message}); nothing was "
-            "written",
-            path=path,
-            line=error.line,
-        ) from None

@@ -89,8 +89,13 @@ def verify(
     added: Sequence[Job],
     moves: Mapping[str, str],
     replaced: set[str],
+    filled: Mapping[str, Sequence[str]] | None = None,
+    placeholder: str = "",
 ) -> None:
     """Parse the new text and prove it means the old one plus the intended change, or raise.
+
+    ``filled`` names, by the id each entry ends with, the cells added at its end (each holding
+    ``placeholder``): they are taken off the new entry before it is compared with the old one.
 
     A file without a final newline may also be compared as if it had one: lines added after its
     last line must end that line, which adds a newline to a block scalar that ends the file (``|``
@@ -102,7 +107,7 @@ def verify(
     problems: list[StubBug] = []
     for before in references:
         try:
-            _compare(before, after, path, added, moves, replaced)
+            _compare(before, after, path, added, moves, replaced, filled or {}, placeholder)
         except StubBug as bug:
             problems.append(bug)
         else:
@@ -117,6 +122,8 @@ def _compare(
     added: Sequence[Job],
     moves: Mapping[str, str],
     replaced: set[str],
+    filled: Mapping[str, Sequence[str]],
+    placeholder: str,
 ) -> None:
 
     def fail(why: str) -> StubBug:
@@ -153,6 +160,12 @@ def _compare(
             raise fail(f"entry {name} went missing")
         if name in moves.values():
             new_sigs = [new_sigs[0][:4], *new_sigs[1:]]
+        if name in filled:
+            stripped = without_filled(new_sigs, filled[name], placeholder)
+            if stripped is None:
+                raise fail(f"entry {name} did not get exactly its new cells")
+            empty = _was_empty(sigs) and len(stripped) == 3 and stripped[0] == sigs[0]
+            new_sigs = sigs if empty else stripped
         if new_sigs != sigs:
             raise fail(f"entry {name} changed")
     if set(got) != set(expected) | {job.id for job in added}:
@@ -161,3 +174,26 @@ def _compare(
     kept = [name for name, _ in new_entries if name in expected]
     if not set(moves.values()) and kept != old_order:
         raise fail("entries changed order")
+
+
+def without_filled(
+    sigs: Sequence[Signature], cells: Sequence[str], placeholder: str
+) -> list[Signature] | None:
+    """An entry's events without the filled cells at the end of its mapping, or ``None`` when
+    they are not there exactly as planned (each cell, in order, holding the placeholder)."""
+    count = 2 * len(cells)
+    if len(sigs) < count + 3 or sigs[1][0] != "MappingStartEvent":
+        return None
+    if sigs[-1][0] != "MappingEndEvent":
+        return None
+    pairs = sigs[-1 - count : -1]
+    for n, cell in enumerate(cells):
+        key, value = pairs[2 * n], pairs[2 * n + 1]
+        if key[:2] != ("ScalarEvent", cell) or value[:2] != ("ScalarEvent", placeholder):
+            return None
+    return [*sigs[: -1 - count], sigs[-1]]
+
+
+def _was_empty(sigs: Sequence[Signature]) -> bool:
+    """``job:`` with nothing after it: a key and an empty plain scalar."""
+    return len(sigs) == 2 and sigs[1][0] == "ScalarEvent" and sigs[1][1] == ""

@@ -31,7 +31,10 @@ def job(job_id: str, **fields: object) -> Job:
 
 @pytest.fixture
 def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    (tmp_path / "pyproject.toml").write_text('[tool.jobledger]\npaths = ["src"]\n')
+    # One required cell keeps SIGNED complete; the filling of more is tested on its own.
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.jobledger]\npaths = ["src"]\nrequired_cells = ["idempotent"]\n'
+    )
     (tmp_path / "overlays").mkdir()
     (tmp_path / "src").mkdir()
     monkeypatch.chdir(tmp_path)
@@ -79,8 +82,8 @@ def test_check_on_a_missing_file_exits_1_and_creates_nothing(project: Path) -> N
 def test_creates_a_missing_overlay_with_a_schema_line(project: Path) -> None:
     assert cli.main(["stub"]) == 0
     text = overlay(project).read_text()
-    assert text.startswith("# yaml-language-server: $schema=")
-    assert "overlay.schema.json" in text.splitlines()[0]
+    # The schema `jobledger schema` writes beside it (overlays/job_policy.schema.json).
+    assert text.splitlines()[0] == "# yaml-language-server: $schema=job_policy.schema.json"
     assert "\njobs:\n  acme.billing.capture:" in text
 
 
@@ -169,8 +172,8 @@ def test_check_prints_each_addition_then_a_summary(
     cli.main(["stub", "--check"])
     out = capsys.readouterr().out.splitlines()
     assert out == [
-        "overlays/job_policy.yaml: added acme.billing.refund  # src/acme/billing.py:7",
-        "overlays/job_policy.yaml: would change (1 added, 0 moved)",
+        "overlays/job_policy.yaml: would add acme.billing.refund  # src/acme/billing.py:7",
+        "overlays/job_policy.yaml: would change (1 to add); run `jobledger stub` to write it",
     ]
 
 

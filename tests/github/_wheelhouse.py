@@ -92,9 +92,36 @@ def repack(dist: importlib.metadata.Distribution, folder: Path) -> Path:
     return target
 
 
+#: What the action installs with ``pip --constraint``: the wheelhouse must hold those versions.
+CONSTRAINTS = REPO / "pytest_jobledger" / "github" / "constraints.txt"
+
+
+def unpinned_versions(dists: Iterable[importlib.metadata.Distribution]) -> list[str]:
+    """Each distribution here whose version is not the one the constraints file pins."""
+    pins: dict[str, str] = {}
+    for line in CONSTRAINTS.read_text(encoding="utf-8").splitlines():
+        if line.strip() and not line.startswith("#"):
+            requirement = Requirement(line)
+            if requirement.marker is None or requirement.marker.evaluate({"extra": ""}):
+                pins[canonicalize_name(requirement.name)] = str(requirement.specifier)
+    wrong = []
+    for dist in dists:
+        pin = pins.get(canonicalize_name(dist.metadata["Name"]))
+        if pin is not None and pin != f"=={dist.version}":
+            wrong.append(f"{dist.metadata['Name']} {dist.version} (pinned {pin})")
+    return wrong
+
+
 def build(folder: Path) -> Path:
     """Fill ``folder`` with a wheel of every distribution the action's install needs."""
     folder.mkdir(parents=True, exist_ok=True)
-    for dist in closure(roots()):
+    dists = closure(roots())
+    wrong = unpinned_versions(dists)
+    assert not wrong, (
+        "the action installs with pytest_jobledger/github/constraints.txt, and this environment "
+        f"has other versions: {', '.join(wrong)}; install the test environment with "
+        "`pip install -c pytest_jobledger/github/constraints.txt -e '.[test]'` (or bump the pins)"
+    )
+    for dist in dists:
         repack(dist, folder)
     return folder

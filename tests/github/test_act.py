@@ -183,3 +183,18 @@ def test_the_summary_shows_the_runbook_rows_of_the_changed_jobs(run: list[dict[s
         "default) | no | billing-oncall | synchronous-short |"
     )
     assert "notifications" not in "\n".join(rows)
+
+
+def test_the_install_is_pinned_and_its_log_is_one_group(run: list[dict[str, Any]]) -> None:
+    """issue 11: the install step's output is folded, and pip installed the pinned versions."""
+    events = step_events(run, "install")
+    assert events, "no event of the install step"
+    commands = [event.get("command") for event in events]
+    assert "group" in commands
+    assert "endgroup" in commands
+    assert commands.index("group") < commands.index("endgroup")
+    log = "\n".join(str(event.get("msg", "")) for event in events)
+    pins = (REPO / "pytest_jobledger" / "github" / "constraints.txt").read_text("utf-8")
+    for name in ("pytest-xdist", "libcst", "pytest"):
+        (pin,) = [line for line in pins.splitlines() if line.startswith(f"{name}==")]
+        assert f"{name}-{pin.split('==')[1]}" in log, f"{pin} not installed:\n{log[-3000:]}"

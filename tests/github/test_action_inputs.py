@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -12,7 +13,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from pytest_jobledger.cli import main
+from pytest_jobledger.cli import build_parser, main
 from pytest_jobledger.github.action import (
     BASE_ARGS,
     INI_TEXT,
@@ -179,11 +180,18 @@ def test_pre_commit_hooks_run_existing_commands_over_the_whole_repository() -> N
         "jobledger-extract": "jobledger extract",
         "jobledger-check": "jobledger check",
         "jobledger-render": "jobledger render --check",
+        "jobledger-stub": "jobledger stub --check",
     }
     assert all(hook["pass_filenames"] is False for hook in hooks)
+    scripts = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["scripts"]
+    parser = build_parser()
     for hook in hooks:
+        program, *arguments = shlex.split(hook["entry"])
+        assert program in scripts, f"{hook['id']}: {program} is not a console script"
+        parsed = parser.parse_args(arguments)  # an unknown subcommand or flag exits 2 here
+        assert parsed.command == arguments[0]
         with pytest.raises(SystemExit) as exit_info:
-            main([*hook["entry"].split()[1:], "--help"])
+            main([*arguments, "--help"])
         assert exit_info.value.code == 0
 
 

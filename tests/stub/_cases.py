@@ -2,10 +2,11 @@
 
 A folder holds ``ledger.json`` (the fresh ledger), optionally ``overlay.yaml`` (absent: the file
 does not exist yet), ``previous.json`` (the committed ledger, the rename evidence) and
-``options.json`` (``renames``, ``required_cells``, ``blocked_values``, ``schema``; ``note`` is for
-the reader). Expected: ``expected.yaml`` (byte for byte) and ``expected_report.txt``, or
-``expected_error.txt`` for an overlay the stub must refuse. Set ``JOBLEDGER_UPDATE_GOLDEN=1`` to
-rewrite the expected files, then review the diff like code.
+``options.json`` (``renames``, ``rename`` as ``[OLD, NEW]``, ``quote_yes_no``,
+``required_cells``, ``blocked_values``, ``schema``; ``note`` is for the reader). Expected:
+``expected.yaml`` (byte for byte) and ``expected_report.txt``, or ``expected_error.txt`` for an
+overlay the stub must refuse. Set ``JOBLEDGER_UPDATE_GOLDEN=1`` to rewrite the expected files,
+then review the diff like code.
 """
 
 from __future__ import annotations
@@ -46,8 +47,11 @@ class Case:
         path = self.folder / name
         return Ledger.from_json(json.loads(path.read_text("utf-8"))) if path.exists() else None
 
-    def run(self, text: str | None) -> StubResult:
-        options = self.options
+    def run(self, text: str | None, *, again: bool = False) -> StubResult:
+        """The stub on ``text``; ``again`` is a later plain run (a by-hand rename is done once)."""
+        options = dict(self.options)
+        if again:
+            options.pop("rename", None)
         ledger = self.ledger("ledger.json")
         assert ledger is not None, f"{self.folder}: ledger.json is missing"
         return stub_overlay(
@@ -58,6 +62,8 @@ class Case:
             blocked_values=tuple(options.get("blocked_values", DEFAULT_BLOCKED_VALUES)),
             renames=bool(options.get("renames", False)),
             schema=options.get("schema"),
+            rename=(options["rename"][0], options["rename"][1]) if "rename" in options else None,
+            quote_yes_no=bool(options.get("quote_yes_no", False)),
         )
 
     def expected(self, name: str, actual: str | None = None) -> str | None:

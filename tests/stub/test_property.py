@@ -151,8 +151,11 @@ def test_a_rename_moves_the_entry_whole_and_only_it(
     result = stub_overlay(text, fresh, previous, required_cells=CELLS, renames=True)
     assert [(move.old, move.new) for move in result.moved] == [(old_id, new_id)]
     assert result.added == ()
-    after = YAML(typ="rt").load(result.text)["jobs"]
+    after = dict(YAML(typ="rt").load(result.text)["jobs"])
     assert set(after) == set(existing) - {old_id} | {new_id}
+    for fill in result.filled:  # the required cells an entry lacked are added; set them aside
+        assert all(after[fill.id][cell] == "unknown" for cell in fill.cells)
+        after[fill.id] = {k: v for k, v in after[fill.id].items() if k not in fill.cells} or None
     # A file without a final newline may gain one (a block scalar ending it then gains a "\n").
     ending = "\r\n" if "\r\n" in text else "\n"
     readings = [text, text + ending] if text and not text.endswith("\n") else [text]

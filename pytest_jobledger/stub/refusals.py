@@ -1,0 +1,59 @@
+"""What the stub refuses to write, each with a located message: ids no overlay can hold, text
+over the size the gate reads, and text the gate would refuse (the stub never makes an overlay
+the gate read into one it does not)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from ..errors import OverlayError
+from ..ledger.model import Job
+from ..overlay.reader import OVERLAY_BYTES_CEILING, parse_overlay
+from ..text import has_surrogate, one_line
+
+
+def refuse_unwritable_ids(jobs: Iterable[Job], path: str) -> None:
+    """A job id with a lone surrogate (``\\udfff``, from an escape in the source) cannot be
+    written as UTF-8, and no YAML 1.1 reader accepts it escaped: refuse at the registration."""
+    for job in jobs:
+        if has_surrogate(job.id):
+            raise OverlayError(
+                f"the job id {one_line(job.id)} (registered at {job.location}) holds a lone "
+                "surrogate, not a character: no overlay can name it. Fix the registration (its "
+                "name or function) in the code, run `jobledger extract`, then run the stub "
+                "again; nothing was written",
+                path=path,
+            )
+
+
+def refuse_oversized(after: str, path: str, max_bytes: int) -> None:
+    """Refuse text over the size the gate reads (``max_overlay_bytes``)."""
+    size = len(after.encode("utf-8"))
+    if size > max_bytes:
+        raise OverlayError(
+            f"the stubbed overlay would be {size:,} bytes, over the {max_bytes:,}-byte limit the "
+            "gate reads, so the gate would refuse it. Raise `max_overlay_bytes` in "
+            f"[tool.jobledger] (at most {OVERLAY_BYTES_CEILING:,}), or sign and trim entries "
+            "first; nothing was written",
+            path=path,
+            line=1,
+        )
+
+
+def gate_reads_it(before: str | None, after: str, path: str, max_bytes: int) -> None:
+    """Refuse text the gate would not read, when the gate read the old overlay (or there was
+    none): the stub must never turn a readable overlay into one the gate refuses."""
+    if before is not None:
+        try:
+            parse_overlay(before, path, max_bytes=max_bytes)
+        except OverlayError:
+            return  # the gate refused the old text too; the stub did not make it worse
+    try:
+        parse_overlay(after, path, max_bytes=max_bytes)
+    except OverlayError as error:
+        raise OverlayError(
+            f"the stubbed overlay would be refused by the gate ({error.message}); nothing was "
+            "written",
+            path=path,
+            line=error.line,
+        ) from None
