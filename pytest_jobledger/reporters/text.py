@@ -241,6 +241,11 @@ def _next_steps(failing: Sequence[Finding], tally: Tally | None, config: Config)
             )
         elif kind is Kind.RUNBOOK_STALE:
             steps.append("`jobledger render`, then commit the runbook")
+        elif kind is Kind.NOT_YES_NO:
+            steps.append(
+                f"`jobledger stub --quote-yes-no` quotes the unquoted yes/no answers in "
+                f'{config.overlay_display}; any other answer is rewritten by hand as "yes" or "no"'
+            )
         else:
             steps.append(f"{kind.value}: {kind.help}")
     return steps
