@@ -11,7 +11,7 @@ from ..gate.status import STATUS_JOB
 from ..gate.today import resolve_today
 from ..reporters.runbook import with_runbook_status
 from ..text import one_line
-from .common import config_from_args
+from .common import add_cache_argument, config_from_args
 
 NAME = "check"
 HELP = "join the ledger with the overlay and report every unsigned or invalid cell"
@@ -25,6 +25,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="output format (default: text)",
     )
     add_gate_arguments(parser)
+    add_cache_argument(parser)
 
 
 def add_gate_arguments(parser: argparse.ArgumentParser) -> None:
