@@ -29,6 +29,7 @@ from .deps import digest
 from .discovery import Excludes, SourceFile, iter_source_files
 from .limits import MAX_FILE_BYTES_CEILING
 from .prefilter import (
+    LARGE_FILE_BYTES,
     TextFacts,
     Words,
     ast_module,
@@ -207,6 +208,8 @@ class Extractor:
         facts = text_facts(text, words)
         if not facts.may_bind:
             return facts, None
+        if len(data) > LARGE_FILE_BYTES:
+            return facts, self._scanning(None).summary_binds(source)
         tree = ast_module(data, text)
         if tree is not None:
             return facts, bind_facts(tree)
@@ -267,6 +270,17 @@ class Extractor:
         if not todo:
             return {}
         results: dict[str, ScanRecord] = {}
+        known = self._scanner.loader.known() if self._scanner is not None else set()
+        if known:
+            # measured or parsed here already (its bindings were read): scanned here, once
+            scanner = self._scanning(words)
+            for source in todo:
+                if source.rel_path in known:
+                    results[source.rel_path] = record = scanner.scan(source)
+                    self._scanned(record)
+            todo = [source for source in todo if source.rel_path not in known]
+            if not todo:
+                return results
         workers = plan_workers(self.workers, [records_size(source) for source in todo])
         if workers > 1:
             for record_path, record in scan_in_processes(

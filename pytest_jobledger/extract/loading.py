@@ -54,6 +54,10 @@ class SourceLoader(FileReader):
     #: The most parser work the cache has stood for at once, after letting summaries go.
     peak_retained: int = 0
 
+    def known(self) -> set[str]:
+        """The files this loader has parsed or refused (and kept as such)."""
+        return set(self._failed) | set(self._summaries)
+
     def note_module(self, module: str, source: SourceFile | None) -> None:
         """The resolver asked whether ``module`` is in the tree (``source``: where it is)."""
         if self.trail is not None:

@@ -67,6 +67,9 @@ _ALIAS_PATTERN_LIMIT = 200
 #: MemoryError, never a crash); 3.10 does not, so there a file is measured first, as for libcst.
 #: Larger files are measured first everywhere, so that ``ast`` never sees more than this unvetted.
 _AST_UNVETTED_BYTES = 1024 * 1024 if sys.version_info >= (3, 11) else 0
+#: A file larger than this has its bindings read through libcst's path (measured once, and the
+#: summary or the refusal kept for the scan), never measured once for ``ast`` and again for libcst.
+LARGE_FILE_BYTES = 1024 * 1024
 
 #: After a word: what may sit between a callee's last part and its ``(``.
 _CALL = re.compile(r"(?:[ \t\f\r\n)]|\\\r?\n|#[^\r\n]*)*\(")
