@@ -1,151 +1,243 @@
-"""Extraction speed and memory, side by side with the baselines that bound it, in one run.
+"""Extraction speed and memory, with the baselines that bound it and issue 8's goals, in one run.
 
-    python benchmarks/extract_bench.py [--modules 2000] [--job-every 10] [--repeat 3]
+    python benchmarks/extract_bench.py [--modules 10000] [--seed 8] [--items 5000]
+    python benchmarks/extract_bench.py --root DIR        # any real tree (its own configuration)
 
-It writes a synthetic src-layout tree (a Celery app, ``--modules`` modules of ordinary helper
-code, every ``--job-every``-th one registering five tasks) into a temporary folder and times:
+Without ``--root`` it writes the synthetic tree of :mod:`repo_tree` (about 3 % of modules
+register jobs across every framework, 6 % mention jobs without registering any) into a temporary
+folder. Every timing is one run of a fresh process (``python -c``), so it includes what a user
+waits for; the table prints seconds and each goal's ratio from the same run:
 
-- ``jobledger extract``: the real extraction (text filter, libcst parse, statement walk);
-- ``libcst parse only``: ``libcst.parse_module`` of the same files that extraction parses
-  (the floor for any libcst-based extractor);
-- ``libcst visitor + positions``: the naive design (a ``CSTVisitor`` with ``PositionProvider``
-  over every file), which this project deliberately avoids;
-- ``ast parse only``: CPython's C parser on the same files, for scale.
+- baselines: read every file, ``ast.parse`` every file, ``libcst.parse_module`` every file, and
+  the floor: read and libcst-parse only the files that hold registrations;
+- ``jobledger extract``: cold (an empty cache), warm (nothing changed), warm-1 (one job file
+  edited), and ``--no-cache``; peak RSS of the cold run (its worker processes included);
+- the gate: ``pytest --jobledger -m jobledger`` cold and warm, beside its floor (pytest running
+  as many trivial passing items as the gate has), and with ``-n 2``.
 
-Ratios are against ``jobledger extract``. Peak memory is measured with tracemalloc in a separate
-pass so it does not distort the timings. Nothing here is asserted: read the table.
+Nothing here is asserted, and nothing runs in the test suite: read the table.
 """
 
 from __future__ import annotations
 
 import argparse
-import ast
-import statistics
+import json
+import os
+import shutil
+import subprocess
 import sys
 import tempfile
 import time
-import tracemalloc
-from collections.abc import Callable
+from collections.abc import Sequence
 from pathlib import Path
 
-import libcst as cst
-from libcst.metadata import MetadataWrapper, PositionProvider
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import repo_tree
+
+#: Run in a fresh interpreter: the body, timed, and the process's peak RSS (children included).
+CHILD = """
+import json, resource, sys, time
+start = time.perf_counter()
+{body}
+seconds = time.perf_counter() - start
+rss = max(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
+          resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+print(json.dumps({{"seconds": seconds, "rss_kb": rss, "out": out}}))
+"""
+
+FILES = """
+from pathlib import Path
 from pytest_jobledger.config import load_config
-from pytest_jobledger.extract import extract_ledger
-from pytest_jobledger.extract.engine import trigger_pattern
+from pytest_jobledger.extract.discovery import Excludes, iter_source_files
+config = load_config(root=Path({root!r}))
+excludes = Excludes(config.all_excludes, config.root, respect_gitignore=config.respect_gitignore)
+files = [s.abs_path for s in iter_source_files(config.root, config.paths, excludes)]
+"""
 
-HELPER = '''
-def helper_{i}(value, factor=2):
-    """Scale a value; ordinary code the extractor must skip quickly."""
-    items = [value * factor for _ in range(10)]
-    return {{"items": items, "label": str(value)}}
-'''
+BODIES = {
+    "read": FILES + "out = sum(len(p.read_bytes()) for p in files)",
+    # each tree is dropped before the next is made: keeping 10,000 of them costs GBs and the GC
+    "ast": FILES + "import ast\nout = 0\nfor p in files:\n    ast.parse(p.read_bytes()); out += 1",
+    "libcst": FILES
+    + (
+        "import libcst\nout = 0\n"
+        "for p in files:\n"
+        "    try:\n"
+        "        libcst.parse_module(p.read_bytes()); out += 1\n"
+        "    except Exception:\n"
+        "        pass"
+    ),
+    "floor": (
+        "import json, libcst\nfrom pathlib import Path\nroot = Path({root!r})\n"
+        "ledger = json.loads(Path({ledger!r}).read_text())\n"
+        "paths = sorted({{job['path'] for job in ledger['jobs']}})\n"
+        "out = 0\nfor p in paths:\n    libcst.parse_module((root / p).read_bytes()); out += 1"
+    ),
+    "extract": (
+        "from pathlib import Path\nimport dataclasses\n"
+        "from pytest_jobledger.config import load_config\n"
+        "from pytest_jobledger.extract import extract\n"
+        "config = load_config(root=Path({root!r}))\n"
+        "config = dataclasses.replace(config, use_cache={cache})\n"
+        "ledger = extract(config).ledger\n"
+        "Path({ledger!r}).write_text(ledger.dumps())\n"
+        "out = len(ledger.jobs)"
+    ),
+}
 
-JOB = '''
-@app.task(queue=QUEUE, max_retries={k}, soft_time_limit=60 * {k})
-def job_{k}(order_id):
-    """Process order step {k}."""
-    return order_id
-'''
+
+def child(kind: str, env: dict[str, str], **values: object) -> dict[str, float]:
+    code = CHILD.format(body=BODIES[kind].format(**values))
+    done = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=False
+    )
+    if done.returncode != 0:
+        raise SystemExit(f"{kind} failed:\n{done.stderr[-3000:]}")
+    result: dict[str, float] = json.loads(done.stdout.strip().splitlines()[-1])
+    return result
 
 
-def write_tree(root: Path, modules: int, job_every: int) -> None:
-    package = root / "src" / "shop"
-    package.mkdir(parents=True)
-    (root / "pyproject.toml").write_text('[tool.jobledger]\npaths = ["src"]\n')
-    (package / "__init__.py").write_text("")
-    (package / "worker.py").write_text("from celery import Celery\n\napp = Celery('shop')\n")
-    helpers = "".join(HELPER.format(i=i) for i in range(40))
-    for index in range(modules):
-        folder = package / f"area{index // 50}"
-        folder.mkdir(exist_ok=True)
-        (folder / "__init__.py").write_text("")
-        body = "import os\n" + helpers
-        if index % job_every == 0:
-            header = 'from shop.worker import app\n\nQUEUE = "orders"\n'
-            body = header + body + "".join(JOB.format(k=k) for k in range(5))
-        (folder / f"module{index}.py").write_text(body)
-
-
-class _Visitor(cst.CSTVisitor):
-    METADATA_DEPENDENCIES = (PositionProvider,)
-
-    def visit_Decorator(self, node: cst.Decorator) -> None:
-        self.get_metadata(PositionProvider, node)
+def wall(command: Sequence[str], cwd: Path, env: dict[str, str]) -> tuple[float, str]:
+    start = time.perf_counter()
+    done = subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True, check=False)
+    seconds = time.perf_counter() - start
+    tail = (done.stdout.strip().splitlines() or [""])[-1]
+    if done.returncode not in (0, 1):
+        raise SystemExit(f"{' '.join(command)} failed ({done.returncode}):\n{done.stdout[-3000:]}")
+    return seconds, tail
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--modules", type=int, default=2000)
-    parser.add_argument("--job-every", type=int, default=10)
-    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--root", type=Path, help="benchmark this tree instead of a synthetic one")
+    parser.add_argument("--modules", type=int, default=10_000)
+    parser.add_argument("--seed", type=int, default=8)
+    parser.add_argument("--items", type=int, default=5000, help="trivial items of the floor")
+    parser.add_argument("--no-gate", action="store_true", help="skip the pytest measurements")
+    parser.add_argument(
+        "--libcst-sample",
+        type=int,
+        default=1,
+        metavar="N",
+        help="libcst-parse every N-th file and scale the time by N (it is ~10x ast.parse)",
+    )
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as folder:
-        root = Path(folder)
-        write_tree(root, args.modules, args.job_every)
-        config = load_config(root=root)
-        files = sorted((root / "src").rglob("*.py"))
-        trigger = trigger_pattern(config)
-        parsed = [f.read_bytes() for f in files if trigger.search(f.read_bytes())]
-        size = sum(f.stat().st_size for f in files)
-
-        def extract() -> object:
-            return extract_ledger(config)
-
-        def libcst_parse() -> object:
-            return [cst.parse_module(data) for data in parsed]
-
-        def libcst_visitor() -> object:
-            for data in parsed:
-                MetadataWrapper(cst.parse_module(data)).visit(_Visitor())
-            return None
-
-        def ast_parse() -> object:
-            return [ast.parse(data) for data in parsed]
-
-        jobs = len(extract_ledger(config).jobs)
-        print(
-            f"tree: {len(files)} files, {size / 1e6:.1f} MB; {len(parsed)} contain a trigger "
-            f"word and are parsed; {jobs} jobs"
-        )
-        print(f"python {sys.version.split()[0]}, libcst {_version('libcst')}")
-        runs: list[tuple[str, Callable[[], object]]] = [
-            ("jobledger extract", extract),
-            ("libcst parse only", libcst_parse),
-            ("libcst visitor + positions", libcst_visitor),
-            ("ast parse only", ast_parse),
-        ]
-        results = [(name, _best(fn, args.repeat), _peak(fn)) for name, fn in runs]
-        base = results[0][1]
-        print(f"\n{'':28} {'best of ' + str(args.repeat):>12} {'ratio':>7} {'peak MB':>9}")
-        for name, seconds, peak in results:
-            print(f"{name:28} {seconds:11.2f}s {seconds / base:7.2f} {peak / 1e6:9.1f}")
+        scratch = Path(folder)
+        if args.root is None:
+            root = scratch / "tree"
+            tree = repo_tree.write_tree(root, args.modules, args.seed)
+            edit_path, edit_marker = tree.edit
+            gate = not args.no_gate
+        else:
+            root = args.root.resolve()
+            edit_path, edit_marker = "", ""
+            gate = False  # a real tree's overlay is its own; the gate is timed on ours
+        run(root, scratch, edit_path, edit_marker, gate, args.items, args.libcst_sample)
     return 0
 
 
-def _best(fn: Callable[[], object], repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return min(times) if times else statistics.mean(times)
+def run(
+    root: Path, scratch: Path, edit_path: str, marker: str, gate: bool, items: int, sample: int
+) -> None:
+    cache = scratch / "cache"
+    env = {**os.environ, "JOBLEDGER_CACHE_DIR": str(cache), "PYTHONDONTWRITEBYTECODE": "1"}
+    ledger = scratch / "ledger.json"
+    rows: list[tuple[str, float, str]] = []
+
+    def timed(name: str, kind: str, **values: object) -> dict[str, float]:
+        result = child(kind, env, root=str(root), ledger=str(ledger), **values)
+        rows.append((name, result["seconds"], f"{result['rss_kb'] / 1024:.0f} MB"))
+        print(f"  {name}: {result['seconds']:.2f} s (load {os.getloadavg()[0]:.1f})", flush=True)
+        return result
+
+    timed("read every file", "read")
+    timed("ast.parse every file", "ast")
+    if sample == 1:
+        timed("libcst.parse_module every file", "libcst", sample=1)
+    else:
+        result = child("libcst", env, root=str(root), ledger=str(ledger), sample=sample)
+        name = f"libcst.parse_module every file (1 in {sample} parsed, time x {sample})"
+        rows.append((name, result["seconds"] * sample, f"{result['rss_kb'] / 1024:.0f} MB"))
+        print(f"  {name}: {result['seconds'] * sample:.2f} s", flush=True)
+    nocache = timed("extract --no-cache", "extract", cache=False)
+    cold = timed("extract cold", "extract", cache=True)
+    warm = timed("extract warm", "extract", cache=True)
+    warm1 = None
+    if edit_path:
+        path = root / edit_path
+        text = path.read_text("utf-8")
+        path.write_text(text.replace(marker, marker.replace("def ", "def edited_"), 1), "utf-8")
+        warm1 = timed("extract warm-1 (one job file edited)", "extract", cache=True)
+    floor = timed("floor: read + libcst of the registering files", "floor")
+    jobs = int(cold["out"])
+    ast_s = rows[1][1]
+    gate_rows: dict[str, float] = {}
+    if gate:
+        gate_rows = measure_gate(root, scratch, env, ledger, items)
+        rows += [(name, seconds, "") for name, seconds in gate_rows.items()]
+    print(f"tree: {root if edit_path == '' else 'synthetic'}; {jobs} jobs; load {os.getloadavg()}")
+    print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs")
+    print("\n| step | seconds | peak RSS |\n|---|---:|---:|")
+    for name, seconds, rss in rows:
+        print(f"| {name} | {seconds:.2f} | {rss} |")
+    print("\n| goal | ratio | target | met |\n|---|---:|---:|---|")
+    goals = [
+        ("cold / ast.parse", cold["seconds"] / ast_s, 0.5),
+        ("warm / cold", warm["seconds"] / cold["seconds"], 0.05),
+    ]
+    if warm1 is not None:
+        goals.append(("warm-1 / cold", warm1["seconds"] / cold["seconds"], 0.10))
+    goals.append(("floor / ast.parse (for scale)", floor["seconds"] / ast_s, float("nan")))
+    goals.append(("--no-cache / ast.parse (for scale)", nocache["seconds"] / ast_s, float("nan")))
+    if gate_rows:
+        trivial = gate_rows["pytest floor: trivial items"]
+        goals.append(
+            (
+                "gate cold / (cold + 1.2 x floor)",
+                gate_rows["gate cold"] / (cold["seconds"] + 1.2 * trivial),
+                1.0,
+            )
+        )
+        goals.append(("gate warm / floor", gate_rows["gate warm"] / trivial, 1.3))
+        parallel = gate_rows["gate -n 2 cold"] / gate_rows["gate cold"]
+        goals.append(("gate -n 2 / serial (cold)", parallel, 1.1))
+    for name, ratio, target in goals:
+        met = "" if target != target else ("yes" if ratio <= target else "no")
+        shown = "" if target != target else f"{target:.2f}"
+        print(f"| {name} | {ratio:.3f} | {shown} | {met} |")
+    rss_mb = cold["rss_kb"] / 1024
+    print(f"| peak RSS cold (MB) | {rss_mb:.0f} | 250 | {'yes' if rss_mb <= 250 else 'no'} |")
 
 
-def _peak(fn: Callable[[], object]) -> int:
-    tracemalloc.start()
-    try:
-        fn()
-        return tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
-
-
-def _version(name: str) -> str:
-    from importlib.metadata import version
-
-    return version(name)
+def measure_gate(
+    root: Path, scratch: Path, env: dict[str, str], ledger: Path, items: int
+) -> dict[str, float]:
+    """The gate's wall times, and pytest's own on as many trivial passing items."""
+    committed = root / "generated" / "job_ledger.json"
+    committed.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(ledger, committed)  # the gate's freshness item must pass
+    pytest = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:randomly"]
+    found: dict[str, float] = {}
+    trivial = scratch / "trivial"
+    trivial.mkdir()
+    (trivial / "test_trivial.py").write_text(
+        f"import pytest\n\n\n@pytest.mark.parametrize('n', range({items}))\n"
+        "def test_ok(n):\n    pass\n"
+    )
+    print(f"  gate runs start (load {os.getloadavg()[0]:.1f})", flush=True)
+    found["pytest floor: trivial items"], _ = wall([*pytest, "-p", "no:xdist"], trivial, env)
+    gate = [*pytest, "--jobledger", "-m", "jobledger"]
+    shutil.rmtree(scratch / "cache", ignore_errors=True)
+    found["gate cold"], tail = wall([*gate, "-p", "no:xdist"], root, env)
+    print(f"gate: {tail}")
+    found["gate warm"], _ = wall([*gate, "-p", "no:xdist"], root, env)
+    shutil.rmtree(scratch / "cache", ignore_errors=True)
+    found["gate -n 2 cold"], tail = wall([*gate, "-n", "2"], root, env)
+    print(f"gate -n 2: {tail}")
+    found["pytest floor -n 2"], _ = wall([*pytest, "-n", "2"], trivial, env)
+    return found
 
 
 if __name__ == "__main__":

@@ -76,6 +76,9 @@ DEFAULT_RUNBOOK = "docs/jobs.md"
 RUNBOOK_GROUPS: tuple[str, ...] = ("queue", "module", "owner", "framework")
 #: Where ``jobledger draft`` keeps its unverified drafts (never read by the gate).
 DEFAULT_DRAFTS = "overlays/purpose_drafts.yaml"
+# -- speed (issue 8) ------------------------------------------------------------------------------
+#: Where extraction keeps its content cache (``JOBLEDGER_CACHE_DIR`` names another folder).
+DEFAULT_CACHE_DIR = ".jobledger_cache"
 
 
 @dataclass(frozen=True)
@@ -138,6 +141,12 @@ class Config:
     drafts: str = DEFAULT_DRAFTS
     #: The draft command as configured (split like a shell would when it is run, never by one).
     draft_command: str | None = None
+    # -- speed (issue 8) and excludes (issue 11) --
+    cache_dir: str = DEFAULT_CACHE_DIR
+    #: Leave out what the tree's ``.gitignore`` files ignore, as well as ``exclude``.
+    respect_gitignore: bool = False
+    #: Not a configuration key: ``--no-cache`` (and the pytest option) turn the cache off.
+    use_cache: bool = True
 
     @property
     def runbook_path(self) -> Path:
@@ -224,6 +233,8 @@ _TOP_KEYS = {
     "max_overlay_bytes",
     "baseline",
     "schema_url",
+    "cache_dir",
+    "respect_gitignore",
 }
 REVIEW_ON_CHANGE: tuple[str, ...] = ("warn", "fail", "off")
 _CELL_KEYS = {"allowed", "description"}
@@ -444,7 +455,25 @@ def config_from_table(
         schema_url=_schema_url(table, fail),
         configured=configured,
         key_lines=lines,
+        cache_dir=_cache_dir(inside("cache_dir", string("cache_dir", DEFAULT_CACHE_DIR)), fail),
+        respect_gitignore=_flag(table, "respect_gitignore", fail),
     )
+
+
+def _cache_dir(value: str, fail: Any) -> str:
+    """``cache_dir``: a folder of its own inside the root (it gets a ``.gitignore`` of ``*``)."""
+    if Path(value) == Path("."):
+        raise fail(
+            "cache_dir", 'must be a folder of its own, not the root, e.g. ".jobledger_cache"'
+        )
+    return value
+
+
+def _flag(table: Mapping[str, Any], key: str, fail: Any) -> bool:
+    value = table.get(key, False)
+    if not isinstance(value, bool):
+        raise fail(key, "must be true or false")
+    return value
 
 
 def _cell_settings(

@@ -60,6 +60,14 @@ def read_regular(path: Path, *, root: Path | None = None, limit: int | None = No
     Raises :class:`UnsafeFile` (or :class:`FileTooLarge`) with a reason, or the ``OSError`` of a
     missing or unreadable file.
     """
+    return read_regular_stat(path, root=root, limit=limit)[0]
+
+
+def read_regular_stat(
+    path: Path, *, root: Path | None = None, limit: int | None = None
+) -> tuple[bytes, os.stat_result]:
+    """:func:`read_regular`, with the file's status as it was before its bytes were read (so a
+    change made while it is read shows as a later change)."""
     if root is not None:
         reason = outside_reason(path, root)
         if reason is not None:
@@ -71,7 +79,7 @@ def read_regular(path: Path, *, root: Path | None = None, limit: int | None = No
             raise UnsafeFile(f"it is {_kind(info.st_mode)}, not a regular file; it was not read")
         if limit is not None and info.st_size > limit:
             raise FileTooLarge(info.st_size, limit)
-        return _read_all(fd, limit)
+        return _read_all(fd, limit), info
     finally:
         os.close(fd)
 

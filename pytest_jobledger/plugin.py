@@ -4,7 +4,9 @@ The items are collected once per session from the configured root, whatever path
 (they are added in ``pytest_collection_modifyitems``, before ``-k``, ``-m`` and ``--deselect``
 filter), or through the normal walk when the overlay file itself is among the collected paths, so
 ``pytest --jobledger overlays/job_policy.yaml::<job>::<cell>`` runs one item. Collection is
-deterministic, so every pytest-xdist worker collects the same items.
+deterministic, so every pytest-xdist worker collects the same items. Under pytest-xdist the
+controller extracts once and hands the ledger to every worker (``workerinput``), so a session
+parses the tree once however many workers it has (:func:`pytest_configure_node`).
 
 Node ids are ``<overlay path relative to rootdir>::<job>::<cell>``; see
 :mod:`pytest_jobledger.gate.join` for the names of items that are not cells, and
@@ -19,7 +21,9 @@ baseline"); once fixed it fails as ``baseline-stale`` (:mod:`pytest_jobledger.ba
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
+import json
 import warnings
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -30,11 +34,13 @@ import pytest
 
 from .config import Config, load_config
 from .errors import JobledgerError
+from .extract import extract_ledger
 from .findings import CHANGES_PROPERTY, FINDING_PROPERTY, Check, Finding, GateResult, Level
 from .gate import evaluate
 from .gate.review import BASE_STATUS
 from .gate.status import STATUS_JOB
 from .gate.today import resolve_today
+from .ledger.model import Ledger
 from .reporters.runbook import with_runbook_status
 from .text import one_line
 
@@ -53,17 +59,27 @@ class _State:
 
     base: str | None = None
     today: datetime.date | None = None
+    #: The fresh extraction, once made (or handed over by the xdist controller).
+    ledger: Ledger | None = None
+
+    def fresh_ledger(self) -> Ledger:
+        if self.ledger is None:
+            self.ledger = extract_ledger(self.config)
+        return self.ledger
 
     def result(self) -> GateResult:
         if self._result is None:
             # The same items as `jobledger check`: the gate's, and the runbook's freshness.
             self._result = with_runbook_status(
-                evaluate(self.config, base=self.base, today=self.today), self.config
+                evaluate(self.config, ledger=self.fresh_ledger(), base=self.base, today=self.today),
+                self.config,
             )
         return self._result
 
 
 _STATE = pytest.StashKey[_State]()
+#: The ``workerinput`` key the xdist controller hands its extraction to workers under.
+WORKER_LEDGER = "jobledger_ledger"
 
 
 class JobledgerWarning(UserWarning):
@@ -111,6 +127,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default=None,
         help="the day reviews are dated against (default: $JOBLEDGER_TODAY, else today)",
     )
+    group.addoption(
+        "--jobledger-no-cache",
+        action="store_true",
+        default=False,
+        help="extract without the content cache (neither read nor written)",
+    )
     parser.addini("jobledger", type="bool", default=False, help="run the gate as --jobledger does")
 
 
@@ -133,7 +155,28 @@ def pytest_configure(config: pytest.Config) -> None:
         today = resolve_today(config.getoption("jobledger_today"), flag="--jobledger-today")
     except JobledgerError as error:
         raise pytest.UsageError(one_line(f"jobledger: {error}")) from error
-    config.stash[_STATE] = _State(settings, base=config.getoption("jobledger_base"), today=today)
+    if config.getoption("jobledger_no_cache"):
+        settings = dataclasses.replace(settings, use_cache=False)
+    state = _State(settings, base=config.getoption("jobledger_base"), today=today)
+    handed = getattr(config, "workerinput", {}).get(WORKER_LEDGER)
+    if isinstance(handed, str):
+        state.ledger = Ledger.from_json(json.loads(handed))
+    config.stash[_STATE] = state
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node: Any) -> None:
+    """pytest-xdist, on the controller, before a worker starts: hand it the extraction, made
+    once for the session, so no worker parses the tree again and all collect the same items.
+    An extraction that fails is left to each worker, which reports it as it would alone."""
+    state = node.config.stash.get(_STATE, None)
+    if state is None:
+        return
+    try:
+        ledger = state.fresh_ledger()
+    except JobledgerError:
+        return
+    node.workerinput[WORKER_LEDGER] = ledger.dumps()
 
 
 def gate_config(config: pytest.Config) -> Config:

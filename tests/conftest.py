@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -30,6 +30,22 @@ settings.register_profile(
     "fuzz", max_examples=5000, deadline=None, print_blob=True, suppress_health_check=_QUIET
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _content_cache_outside_the_repository(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[None]:
+    """Tests extract the case folders and examples in place: their content cache goes to a
+    folder of the session's (as an operator's JOBLEDGER_CACHE_DIR would), never into the tree.
+    Tests of the cache itself set or clear the variable on their own."""
+    before = os.environ.get("JOBLEDGER_CACHE_DIR")
+    os.environ["JOBLEDGER_CACHE_DIR"] = str(tmp_path_factory.mktemp("jobledger-cache"))
+    yield
+    if before is None:
+        os.environ.pop("JOBLEDGER_CACHE_DIR", None)
+    else:
+        os.environ["JOBLEDGER_CACHE_DIR"] = before
 
 
 @pytest.fixture

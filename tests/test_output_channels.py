@@ -84,7 +84,7 @@ def test_extract_problems_name_a_hostile_file_on_one_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     root = project(tmp_path)
-    (root / "billing" / f"bad{FORGED}.py").write_text("def broken(:\n    job\n")
+    (root / "billing" / f"bad{FORGED}.py").write_text("@job\ndef broken(:\n    pass\n")
     assert main(["extract", "--root", str(root)]) == 1
     err = capsys.readouterr().err
     assert "syntax" in err or "cannot parse" in err

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -225,3 +226,67 @@ def test_an_empty_scan_fails_the_jobs_found_item(pytester: pytest.Pytester, proj
             f"FAILED {STATUS[2]}*",
         ]
     )
+
+
+PASSED = re.compile(r"PASSED (\S+)")
+
+#: Loaded by every process of the session (controller and workers) before the gate extracts:
+#: each extraction appends the process's role to a log.
+COUNTING_CONFTEST = """
+import os
+from pathlib import Path
+
+from pytest_jobledger.extract import engine
+
+_run = engine.Extractor.run
+
+
+def run(self):
+    role = os.environ.get("PYTEST_XDIST_WORKER", "controller")
+    with open(Path(__file__).parent / "extractions.log", "a") as log:
+        log.write(role + "\\n")
+    return _run(self)
+
+
+engine.Extractor.run = run
+
+
+def pytest_unconfigure(config):
+    engine.Extractor.run = _run  # an in-process run must not leave the test process patched
+"""
+
+
+@pytest.mark.parametrize("cache", [(), ("--jobledger-no-cache",)], ids=["cache", "no-cache"])
+@pytest.mark.parametrize("mode", MODES)
+def test_one_extraction_per_session_and_the_same_items_on_every_worker(
+    pytester: pytest.Pytester,
+    project: Path,
+    mode: tuple[str, str],
+    cache: tuple[str, ...],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Under xdist the controller extracts once and hands the ledger to the workers: no worker
+    parses the tree, and every worker collects what a run without xdist collects."""
+    monkeypatch.delenv("PYTEST_XDIST_WORKER", raising=False)  # this suite's own worker
+    (project / "conftest.py").write_text(COUNTING_CONFTEST)
+    log = project / "extractions.log"
+    result = _run(pytester, "--jobledger", "-m", "jobledger", *mode, *cache)
+    assert result.parseoutcomes()["passed"] == 13  # xdist does not count the deselected
+    assert log.read_text().splitlines() == ["controller"]
+    if mode[0] == "-n" and not cache:
+        serial = _collected(pytester, "--jobledger", "-p", "no:xdist")
+        log.unlink()
+        result = _run(pytester, "--jobledger", "-v", *mode, *cache)
+        ran = sorted({m.group(1) for m in map(PASSED.search, result.outlines) if m})
+        assert ran == sorted(serial)
+        assert log.read_text().splitlines() == ["controller"]
+
+
+def test_the_cache_flag_leaves_no_cache_behind(
+    pytester: pytest.Pytester, project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("JOBLEDGER_CACHE_DIR", raising=False)
+    _run(pytester, "--jobledger", "--jobledger-no-cache").assert_outcomes(passed=14)
+    assert not (project / ".jobledger_cache").exists()
+    _run(pytester, "--jobledger").assert_outcomes(passed=14)
+    assert (project / ".jobledger_cache" / "CACHEDIR.TAG").is_file()

@@ -14,7 +14,7 @@ from ..reporters import text
 from ..reporters.runbook import with_runbook_status
 from ..reporters.terminal import CHOICES, use_color
 from ..text import one_line
-from .common import config_from_args
+from .common import add_cache_argument, config_from_args
 
 NAME = "check"
 HELP = "join the ledger with the overlay and report every unsigned or invalid cell"
@@ -43,6 +43,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "FORCE_COLOR forces it)",
     )
     add_gate_arguments(parser)
+    add_cache_argument(parser)
 
 
 def add_gate_arguments(parser: argparse.ArgumentParser) -> None:

@@ -4,6 +4,7 @@ the job an operator named."""
 from __future__ import annotations
 
 import argparse
+import dataclasses
 from pathlib import Path
 
 from ..config import Config, load_config
@@ -14,9 +15,21 @@ from ..verdict import JobFacts, from_snapshot
 
 
 def config_from_args(args: argparse.Namespace) -> Config:
-    return load_config(
+    config = load_config(
         root=Path(args.root) if args.root else None,
         config_file=Path(args.config) if args.config else None,
+    )
+    if getattr(args, "no_cache", False):
+        config = dataclasses.replace(config, use_cache=False)
+    return config
+
+
+def add_cache_argument(parser: argparse.ArgumentParser) -> None:
+    """``--no-cache``, for the subcommands that extract (``extract``, ``check``)."""
+    parser.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="extract without the content cache (neither read nor written)",
     )
 
 

@@ -11,7 +11,8 @@ from ..gate.status import empty_scan
 from ..ledger.model import Ledger
 from ..ledger.store import write_ledger
 from ..text import one_line
-from .common import config_from_args
+from .common import add_cache_argument, config_from_args
+from .progress import TerminalProgress
 
 NAME = "extract"
 HELP = "parse the tree statically and write the job ledger (never imports the code)"
@@ -23,6 +24,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--output",
         metavar="PATH",
         help="where to write the ledger; '-' prints it (default: the configured ledger path)",
+    )
+    add_cache_argument(parser)
+    parser.add_argument(
+        "--progress",
+        action="store_true",
+        help="report files read, parsed and jobs found on stderr (default: only on a terminal, "
+        "when the run takes more than a couple of seconds)",
     )
 
 
@@ -41,7 +49,7 @@ def problem_lines(ledger: Ledger) -> list[str]:
 
 def run(args: argparse.Namespace) -> int:
     config = config_from_args(args)
-    extraction = extract(config)
+    extraction = extract(config, progress=TerminalProgress(forced=args.progress))
     ledger = extraction.ledger
     for warning in extraction.warnings:
         print(one_line(f"warning: {warning}"), file=sys.stderr)

@@ -10,11 +10,13 @@ instead of being skipped without a word.
 from __future__ import annotations
 
 import os
-import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
+
+import pathspec
+
+from ..paths import read_regular
 
 
 @dataclass(frozen=True)
@@ -34,37 +36,102 @@ class SourceFile:
         return self.module.rpartition(".")[0]
 
 
-@lru_cache(maxsize=256)
-def glob_regex(pattern: str) -> re.Pattern[str]:
-    """Translate a ``**``-aware glob (``**/migrations/**``) to a regex on posix paths."""
-    out: list[str] = []
-    i = 0
-    while i < len(pattern):
-        if pattern.startswith("**/", i):
-            out.append("(?:.*/)?")
-            i += 3
-        elif pattern.startswith("**", i):
-            out.append(".*")
-            i += 2
-        elif pattern[i] == "*":
-            out.append("[^/]*")
-            i += 1
-        elif pattern[i] == "?":
-            out.append("[^/]")
-            i += 1
-        else:
-            out.append(re.escape(pattern[i]))
-            i += 1
-    return re.compile("".join(out) + r"\Z")
+class Excludes:
+    """Which paths are left out, with the semantics of ``.gitignore`` (through pathspec): the
+    default and configured ``exclude`` patterns, anchored at the root, and, with
+    ``respect_gitignore``, every ``.gitignore`` file at or below the root, each anchored at its
+    own folder. As in git, the last pattern that matches decides (``!`` re-includes), a deeper
+    ``.gitignore`` overrides a higher one, ``exclude`` overrides them all, and nothing below an
+    excluded folder is reached (so a negation cannot re-include a file under it).
+
+    A folder is tested as ``folder/``. Patterns that can only match a folder and what is under it
+    (``**/.venv/**``, ``build/``) are tested on folders only, which prunes them; files are tested
+    against the others. Without negations that gives the same answers, at a fraction of the cost
+    (most trees have no pattern that matches a file by its own name).
+    """
+
+    def __init__(
+        self, patterns: Iterable[str], root: Path | None = None, *, respect_gitignore: bool = False
+    ) -> None:
+        self.root = root
+        self.respect_gitignore = respect_gitignore
+        self.layers: dict[str, _Layer] = {}
+        self.top = _Layer.of(list(patterns))
+
+    def enter(self, rel_dir: str, filenames: Iterable[str]) -> None:
+        """Note the folder's ``.gitignore`` (when it has one and gitignore files count)."""
+        if not self.respect_gitignore or self.root is None or ".gitignore" not in filenames:
+            return
+        if rel_dir in self.layers:
+            return
+        try:
+            data = read_regular(
+                self.root / rel_dir / ".gitignore", root=self.root, limit=_GITIGNORE_BYTES
+            )
+        except OSError:
+            return  # unreadable: nothing is left out because of it
+        lines = data.decode("utf-8", "replace").splitlines()
+        self.layers[rel_dir] = _Layer.of(lines)
+
+    def excluded(self, rel_path: str, *, is_dir: bool = False) -> bool:
+        candidate = rel_path + "/" if is_dir else rel_path
+        decision: bool | None = None
+        if self.layers:
+            folders = [""] + [rel_path[:i] for i, c in enumerate(rel_path) if c == "/"]
+            for folder in folders:
+                layer = self.layers.get(folder)
+                if layer is not None:
+                    inside = candidate[len(folder) + 1 :] if folder else candidate
+                    found = layer.check(inside, is_dir)
+                    decision = found if found is not None else decision
+        found = self.top.check(candidate, is_dir)
+        return bool(found if found is not None else decision)
+
+
+#: A ``.gitignore`` is a few kilobytes; a larger one is not read.
+_GITIGNORE_BYTES = 1024 * 1024
+
+
+@dataclass(frozen=True)
+class _Layer:
+    """One list of patterns: all of them, and (without negations) those that can match a file
+    outside a folder they also match."""
+
+    spec: pathspec.GitIgnoreSpec
+    files: pathspec.GitIgnoreSpec | None
+
+    @classmethod
+    def of(cls, lines: Sequence[str]) -> _Layer:
+        spec = pathspec.GitIgnoreSpec.from_lines(lines)
+        kept = [
+            p.pattern for p in spec.patterns if p.include is not None and isinstance(p.pattern, str)
+        ]
+        if any(p.include is False for p in spec.patterns):
+            return cls(spec, spec)
+        for_files = [text for text in kept if not _folder_only(text)]
+        return cls(spec, pathspec.GitIgnoreSpec.from_lines(for_files) if for_files else None)
+
+    def check(self, candidate: str, is_dir: bool) -> bool | None:
+        spec = self.spec if is_dir else self.files
+        if spec is None:
+            return None
+        return spec.check_file(candidate).include
+
+
+def _folder_only(pattern: object) -> bool:
+    text = str(pattern).rstrip()
+    return text.endswith("/") or text.endswith("/**")
 
 
 def is_excluded(rel_path: str, patterns: Iterable[str], *, is_dir: bool = False) -> bool:
-    """Whether ``rel_path`` (posix, relative to the root) matches an exclude glob.
-
-    A folder is tested as ``folder/`` so that ``**/migrations/**`` prunes the folder itself.
-    """
-    candidates = (rel_path + "/", rel_path) if is_dir else (rel_path,)
-    return any(glob_regex(p).match(c) for p in patterns for c in candidates)
+    """Whether ``rel_path`` (posix, relative to the root) matches the gitignore-style
+    ``patterns`` (a folder is tested as ``folder/``, and so are the folders above a file)."""
+    excludes = Excludes(patterns)
+    parts = rel_path.split("/")
+    for depth in range(1, len(parts)):
+        if excludes.excluded("/".join(parts[:depth]), is_dir=True):
+            return True
+    return excludes.excluded(rel_path, is_dir=is_dir)
 
 
 #: Called with a path relative to the root (``/`` separators, printable) and why it was skipped.
@@ -78,11 +145,12 @@ def _ignore(rel: str, reason: str) -> None:
 def iter_source_files(
     root: Path,
     paths: Iterable[str],
-    excludes: Iterable[str],
+    excludes: Iterable[str] | Excludes,
     on_problem: OnProblem = _ignore,
 ) -> Iterator[SourceFile]:
     """Every ``.py`` file under the configured paths, once each, in sorted order."""
-    excludes = tuple(excludes)
+    if not isinstance(excludes, Excludes):
+        excludes = Excludes(excludes, root)
     seen: set[str] = set()
     package_dirs: dict[str, bool] = {}
     base = root.resolve()
@@ -91,9 +159,12 @@ def iter_source_files(
         if start != base and base not in start.parents:
             on_problem(entry, f"it resolves to {start}, outside the project root; not scanned")
             continue
+        rel_start = start.relative_to(base).as_posix()
+        if _under_excluded(base, "" if rel_start == "." else rel_start, excludes):
+            continue
         if start.is_file():
-            rel = start.relative_to(base).as_posix()
-            if rel not in seen and not is_excluded(rel, excludes):
+            rel = rel_start
+            if rel not in seen and not excludes.excluded(rel):
                 seen.add(rel)
                 yield _source_file(root, rel, package_dirs)
             continue
@@ -109,20 +180,39 @@ def iter_source_files(
             rel_dir = Path(dirpath).relative_to(base).as_posix()
             rel_dir = "" if rel_dir == "." else rel_dir
             package_dirs[rel_dir] = "__init__.py" in filenames
+            excludes.enter(rel_dir, filenames)
             dirnames[:] = sorted(
                 d
                 for d in dirnames
                 if _nameable(rel_dir, d, on_problem)
-                and not is_excluded(_join(rel_dir, d), excludes, is_dir=True)
+                and not excludes.excluded(_join(rel_dir, d), is_dir=True)
             )
             for name in sorted(filenames):
                 if not name.endswith(".py") or not _nameable(rel_dir, name, on_problem):
                     continue
                 rel = _join(rel_dir, name)
-                if rel in seen or is_excluded(rel, excludes):
+                if rel in seen or excludes.excluded(rel):
                     continue
                 seen.add(rel)
                 yield _source_file(root, rel, package_dirs)
+
+
+def _under_excluded(root: Path, rel: str, excludes: Excludes) -> bool:
+    """Whether a configured path lies in an excluded folder (the walk starts below it, so the
+    folders above it are tested here; their ``.gitignore`` files count too)."""
+    parts = rel.split("/") if rel else []
+    for depth in range(len(parts)):
+        folder = "/".join(parts[:depth])
+        excludes.enter(folder, _names(root / folder))
+        if depth and excludes.excluded(folder, is_dir=True):
+            return True
+    if parts and (root / rel).is_dir():
+        return excludes.excluded(rel, is_dir=True)
+    return False
+
+
+def _names(folder: Path) -> list[str]:
+    return [".gitignore"] if (folder / ".gitignore").is_file() else []
 
 
 def _join(folder: str, name: str) -> str:

@@ -1,31 +1,56 @@
-"""The driver: from the configured paths to a ledger. Which files to read, which to parse, and
-every job or unsupported place each parsed module yields.
+"""The driver: from the configured paths to a ledger.
 
-Stages behind it: :mod:`.loading` (bytes to summaries), :mod:`.resolve` (names across modules),
-:mod:`.sites` (places that register jobs), :mod:`.rows` (a registration's arguments to a row).
+1. Every file under the configured paths is read (or, when the content cache has seen it look
+   exactly so, not read again: :mod:`.cache`) and scanned as text (:mod:`.prefilter`): which
+   framework words and aliases it spells, where, and what its bindings may alias. The aliases
+   are a fixed point over the whole tree.
+2. The candidate files (those that may register a job) are parsed with libcst and their places
+   judged (:mod:`.filescan`), in worker processes when there are many (:mod:`.parallel`), unless
+   the cache holds their rows and nothing they were made from changed.
+3. The rows, the unsupported places and the problems are the ledger. A file's read problem
+   (unreadable, too large) is always reported; its parse problem (not UTF-8, a syntax error, too
+   complex) when it is a candidate, or when a reported row or entry was made through it.
+
+libcst is imported only when something must be parsed, so a run the cache answers (and every
+command that only reads the ledger) does without it.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+import os
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Protocol
 
 from ..config import Config
 from ..ledger.model import Job, Ledger, Pattern, Unsupported
-from .discovery import SourceFile, iter_source_files
-from .frameworks import FRAMEWORKS
-from .loading import MAX_FILE_BYTES_CEILING, RETAINED_WORK, SourceLoader
-from .records import ModuleSummary
-from .resolve import ProjectIndex
-from .rows import RowBuilder
-from .sites import Sites
+from .cache import FileRecord, ScanRecord, Snapshot, Store, open_store, settled, stat_of
+from .deps import digest
+from .discovery import Excludes, SourceFile, iter_source_files
+from .limits import MAX_FILE_BYTES_CEILING
+from .prefilter import (
+    LARGE_FILE_BYTES,
+    TextFacts,
+    Words,
+    ast_module,
+    bind_facts,
+    byte_facts,
+    decode_source,
+    new_aliases,
+    text_facts,
+)
+from .reading import FileReader
 
-#: Every registration names its decorator, and every import of a decorator (aliased or not) spells
-#: the decorator's own name: ``*task`` (Celery, Huey, ``register_task``), ``actor`` (Dramatiq),
-#: ``job`` (RQ) or a configured decorator's last name. Files without one are never parsed, unless
-#: they use a decorator alias defined in a parsed module (see :meth:`Extractor.run`).
-_TRIGGER = (rb"task\b", rb"\bactor\b", rb"\bjob\b")
+if TYPE_CHECKING:
+    from .filescan import Scanner
+
+
+class Progress(Protocol):
+    """Told how far a run is (a presenter decides whether and how to show it)."""
+
+    def update(self, *, files: int, read: int, parsed: int, jobs: int) -> None: ...
+
+    def done(self) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -38,18 +63,20 @@ class Extraction:
     warnings: tuple[str, ...] = ()
 
 
-def extract(config: Config) -> Extraction:
-    """Every job registration under the configured paths; nothing is imported or executed."""
-    extractor = Extractor(config)
-    jobs: list[Job] = []
-    unsupported: list[Unsupported] = list(extractor.walk_problems)
-    for job_or_problem in extractor.run():
-        if isinstance(job_or_problem, Job):
-            jobs.append(job_or_problem)
-        else:
-            unsupported.append(job_or_problem)
-    ledger = Ledger.build(jobs, [*unsupported, *extractor.loader.problems])
-    return Extraction(ledger, extractor.warnings())
+def extract(
+    config: Config,
+    *,
+    prefilter: bool = True,
+    workers: int | None = None,
+    progress: Progress | None = None,
+) -> Extraction:
+    """Every job registration under the configured paths; nothing is imported or executed.
+
+    ``prefilter=False`` parses and judges every file (the reference the pre-filter is tested
+    against; it never uses the cache). ``workers``: how many processes parse (``None`` decides
+    from the work, ``1`` never starts one).
+    """
+    return Extractor(config, prefilter=prefilter, workers=workers, progress=progress).run()
 
 
 def extract_ledger(config: Config) -> Ledger:
@@ -57,40 +84,267 @@ def extract_ledger(config: Config) -> Ledger:
     return extract(config).ledger
 
 
-def trigger_pattern(config: Config) -> re.Pattern[bytes]:
-    return _word_pattern(name.rsplit(".", 1)[-1] for name in config.decorators)
+@dataclass
+class _Counts:
+    read: int = 0
+    parsed: int = 0
+    jobs: int = 0
 
 
-def _word_pattern(words: Iterable[str], base: Sequence[bytes] = _TRIGGER) -> re.Pattern[bytes]:
-    spelled = [rb"\b" + re.escape(word.encode()) + rb"\b" for word in sorted(set(words))]
-    return re.compile(b"|".join([*base, *spelled]))
-
-
+@dataclass
 class Extractor:
-    def __init__(self, config: Config) -> None:
-        self.config = config
-        self.walk_problems: list[Unsupported] = []
-        self.files = list(
-            iter_source_files(config.root, config.paths, config.all_excludes, self._unlisted)
+    config: Config
+    prefilter: bool = True
+    workers: int | None = None
+    progress: Progress | None = None
+    walk_problems: list[Unsupported] = field(default_factory=list)
+    _scanner: Scanner | None = field(default=None, repr=False)
+
+    def __post_init__(self) -> None:
+        config = self.config
+        excludes = Excludes(
+            config.all_excludes, config.root, respect_gitignore=config.respect_gitignore
         )
-        canonical: dict[str, str] = {}
-        instances: set[str] = set()
-        keys: set[str] = set(config.decorators)
-        for framework in FRAMEWORKS.values():
-            canonical.update(framework.canonical)
-            instances |= framework.instance_classes
-            keys |= set(framework.decorators)
-        max_file_bytes = min(config.max_file_bytes, MAX_FILE_BYTES_CEILING)
-        self.loader = SourceLoader(max_file_bytes, config.root, RETAINED_WORK)
-        self.index = ProjectIndex(
-            files=self.files,
-            loader=self.loader,
-            canonical=canonical,
-            instance_classes=frozenset(instances),
-            decorator_keys=frozenset(keys),
-        )
-        self.sites = Sites(self.index, config, RowBuilder(self.index, config))
-        self.trigger = trigger_pattern(config)
+        self.files = list(iter_source_files(config.root, config.paths, excludes, self._unlisted))
+        self.by_path = {source.rel_path: source for source in self.files}
+        self.by_module: dict[str, str] = {}
+        for source in self.files:
+            self.by_module.setdefault(source.module, source.rel_path)
+        self.store: Store | None = None
+        if config.use_cache and self.prefilter:
+            self.store = open_store(config)
+        self.counts = _Counts()
+        self.reader = FileReader(min(config.max_file_bytes, MAX_FILE_BYTES_CEILING), config.root)
+
+    # -- the run -----------------------------------------------------------------------------
+
+    def run(self) -> Extraction:
+        previous = self.store.load() if self.store is not None else Snapshot()
+        records, words, facts_aliases = self._facts(previous)
+        changed = records != previous.files or facts_aliases != previous.aliases
+        reported = {path for path, record in records.items() if record.facts.candidate(words)}
+        candidates = [
+            source
+            for source in self.files
+            if records[source.rel_path].problem is None
+            and (not self.prefilter or source.rel_path in reported)
+        ]
+        scans: dict[str, ScanRecord] = {}
+        todo: list[SourceFile] = []
+        for source in candidates:
+            kept = previous.scans.get(source.rel_path) if self.store is not None else None
+            if kept is not None and self._still_valid(kept, source, records, words):
+                scans[source.rel_path] = kept
+            else:
+                todo.append(source)
+        scans.update(self._scan(todo, words if self.prefilter else None))
+        ledger, matched = self._assemble(records, candidates, scans, reported)
+        if self.store is not None and (changed or todo):
+            kept_scans = {source.rel_path: scans[source.rel_path] for source in candidates}
+            self.store.save(Snapshot(records, kept_scans, facts_aliases))
+        if self.progress is not None:
+            self.progress.done()
+        return Extraction(ledger, self._warnings(matched))
+
+    def _facts(self, previous: Snapshot) -> tuple[dict[str, FileRecord], Words, frozenset[str]]:
+        """Phase 1: every file's record, and the aliases (a least fixed point, point 2 of
+        :mod:`.prefilter`). Facts are computed with the aliases the cache's facts were (so cached
+        ones stay valid), and again for the files that spell an alias beyond those."""
+        facts_words = Words.of(self.config, previous.aliases)
+        records: dict[str, FileRecord] = {}
+        texts: dict[str, str | bytes] = {}
+        for source in self.files:
+            records[source.rel_path] = self._record(source, previous, facts_words, texts)
+            self._tick()
+        aliases: set[str] = set()
+        while True:
+            words = Words.of(self.config, aliases)
+            new: set[str] = set()
+            for record in records.values():
+                if record.binds:
+                    new |= new_aliases(record.binds, words)
+            if not new:
+                return records, words, facts_words.aliases
+            aliases |= new
+            beyond = frozenset(aliases) - facts_words.aliases
+            if beyond:
+                facts_words = facts_words.with_aliases(beyond)
+                self._extend(records, texts, facts_words, beyond)
+
+    def _record(
+        self,
+        source: SourceFile,
+        previous: Snapshot,
+        words: Words,
+        texts: dict[str, str | bytes],
+    ) -> FileRecord:
+        old = previous.files.get(source.rel_path)
+        if old is not None and old.stat is not None:
+            try:
+                if stat_of(os.stat(source.abs_path)) == old.stat:
+                    return old
+            except OSError:
+                pass
+        seen = _now_ns()
+        data, info = self._reader().read_stat(source)
+        self.counts.read += 1
+        if data is None or info is None:
+            problems = self._reader().problems_by_path.pop(source.rel_path, [])
+            return FileRecord(None, "", TextFacts(), problem=problems[-1] if problems else None)
+        stat = stat_of(info) if settled(info, seen) else None
+        content = digest(data)
+        if old is not None and old.digest == content:
+            return FileRecord(stat, content, old.facts, old.binds)
+        text = _decoded(data)
+        texts[source.rel_path] = text
+        facts, binds = self._text_facts(source, data, text, words)
+        return FileRecord(stat, content, facts, binds)
+
+    def _text_facts(
+        self, source: SourceFile, data: bytes, text: str | bytes, words: Words
+    ) -> tuple[TextFacts, tuple[tuple[str, tuple[str, ...]], ...] | None]:
+        if isinstance(text, bytes):
+            return byte_facts(text, words), None
+        facts = text_facts(text, words)
+        if not facts.may_bind:
+            return facts, None
+        if len(data) > LARGE_FILE_BYTES:
+            return facts, self._scanning(None).summary_binds(source)
+        tree = ast_module(data, text)
+        if tree is not None:
+            return facts, bind_facts(tree)
+        # CPython's parser cannot read it (newer syntax, or over its limits): what libcst sees
+        return facts, self._scanning(None).summary_binds(source)
+
+    def _extend(
+        self,
+        records: dict[str, FileRecord],
+        texts: dict[str, str | bytes],
+        words: Words,
+        beyond: Iterable[str],
+    ) -> None:
+        """Recompute the facts of every file that spells one of ``beyond`` (new aliases)."""
+        finder = words.finder(beyond)
+        assert finder is not None
+        byte_finder = words.byte_finder()
+        for source in self.files:
+            record = records[source.rel_path]
+            if record.problem is not None:
+                continue
+            text = texts.get(source.rel_path)
+            if text is None:
+                data = self._reader().read(source)
+                if data is None:
+                    continue
+                text = texts[source.rel_path] = _decoded(data)
+            hit = byte_finder.search(text) if isinstance(text, bytes) else finder.search(text)
+            if hit is None:
+                continue
+            data = text if isinstance(text, bytes) else text.encode("utf-8", "surrogatepass")
+            raw = self._reader().read(source) if not isinstance(text, bytes) else data
+            facts, binds = self._text_facts(source, raw or data, text, words)
+            records[source.rel_path] = replace(record, facts=facts, binds=binds)
+
+    def _still_valid(
+        self,
+        kept: ScanRecord,
+        source: SourceFile,
+        records: Mapping[str, FileRecord],
+        words: Words,
+    ) -> bool:
+        """Whether a cached scan was made from exactly what the tree holds now."""
+        if kept.digest != records[source.rel_path].digest:
+            return False
+        for module, path in kept.trail.modules.items():
+            if self.by_module.get(module) != path:
+                return False
+        for path, content in kept.trail.files.items():
+            record = records.get(path)
+            if record is None or record.digest != content:
+                return False
+        return not any(words.relevant(word) for word in kept.trail.skipped)
+
+    def _scan(self, todo: Sequence[SourceFile], words: Words | None) -> dict[str, ScanRecord]:
+        from .parallel import plan_workers, scan_in_processes
+
+        if not todo:
+            return {}
+        results: dict[str, ScanRecord] = {}
+        known = self._scanner.loader.known() if self._scanner is not None else set()
+        if known:
+            # measured or parsed here already (its bindings were read): scanned here, once
+            scanner = self._scanning(words)
+            for source in todo:
+                if source.rel_path in known:
+                    results[source.rel_path] = record = scanner.scan(source)
+                    self._scanned(record)
+            todo = [source for source in todo if source.rel_path not in known]
+            if not todo:
+                return results
+        workers = plan_workers(self.workers, [records_size(source) for source in todo])
+        if workers > 1:
+            for record_path, record in scan_in_processes(
+                self.config, self.files, words, todo, workers
+            ):
+                results[record_path] = record
+                self._scanned(record)
+            return results
+        scanner = self._scanning(words)
+        for source in todo:
+            record = scanner.scan(source)
+            results[source.rel_path] = record
+            self._scanned(record)
+        return results
+
+    def _scanned(self, record: ScanRecord) -> None:
+        self.counts.parsed += 1
+        self.counts.jobs += sum(isinstance(item, Job) for item in record.found)
+        self._tick()
+
+    def _assemble(
+        self,
+        records: Mapping[str, FileRecord],
+        candidates: Sequence[SourceFile],
+        scans: Mapping[str, ScanRecord],
+        reported: set[str],
+    ) -> tuple[Ledger, set[str]]:
+        jobs: list[Job] = []
+        unsupported: list[Unsupported] = list(self.walk_problems)
+        unsupported += [r.problem for r in records.values() if r.problem is not None]
+        matched: set[str] = set()
+        for source in candidates:
+            scan = scans[source.rel_path]
+            for item in scan.found:
+                (jobs if isinstance(item, Job) else unsupported).append(item)  # type: ignore[arg-type]
+            if source.rel_path in reported:
+                unsupported += scan.problems
+            unsupported += scan.cited
+            matched |= set(scan.matched)
+        return Ledger.build(jobs, unsupported), matched
+
+    # -- helpers -----------------------------------------------------------------------------
+
+    def _scanning(self, words: Words | None) -> Scanner:
+        """The in-process scanner (libcst is imported here, the first time one is needed)."""
+        if self._scanner is None:
+            from .filescan import Scanner
+
+            self._scanner = Scanner(self.config, self.files, words)
+        else:
+            self._scanner.sites.words = words
+        return self._scanner
+
+    def _reader(self) -> FileReader:
+        return self.reader
+
+    def _tick(self) -> None:
+        if self.progress is not None:
+            self.progress.update(
+                files=len(self.files),
+                read=self.counts.read,
+                parsed=self.counts.parsed,
+                jobs=self.counts.jobs,
+            )
 
     def _unlisted(self, rel_path: str, reason: str) -> None:
         self.walk_problems.append(
@@ -103,84 +357,50 @@ class Extractor:
             )
         )
 
-    def warnings(self) -> tuple[str, ...]:
+    def _warnings(self, matched: set[str]) -> tuple[str, ...]:
         """What the configuration asked for that extraction overruled or could not find."""
-        where = self.config.display(self.config.source) if self.config.source else "configuration"
+        config = self.config
+        where = config.display(config.source) if config.source else "configuration"
         found: list[str] = []
-        if self.config.max_file_bytes > MAX_FILE_BYTES_CEILING:
+        if config.max_file_bytes > MAX_FILE_BYTES_CEILING:
             found.append(
-                f"{where}: [tool.jobledger] max_file_bytes = {self.config.max_file_bytes:,} is "
+                f"{where}: [tool.jobledger] max_file_bytes = {config.max_file_bytes:,} is "
                 f"over the ceiling of {MAX_FILE_BYTES_CEILING:,} bytes, which configuration "
                 "cannot raise; larger files are reported, not parsed"
             )
-        for qualname in sorted(self.config.decorators):
-            if qualname in self.sites.matched or self.index.defines(qualname):
-                continue
-            near = self.index.near(qualname)
-            hint = f" (did you mean {near!r}?)" if near else ""
-            found.append(
-                f'{where}: [tool.jobledger.decorators."{qualname}"] names nothing in the scanned '
-                f"tree and no registration uses it{hint}; check the name and paths"
-            )
+        if self.store is not None and self.store.refused is not None:
+            found.append(f"{where}: {self.store.refused}")
+        unmatched = [name for name in sorted(config.decorators) if name not in matched]
+        if unmatched:
+            index = self._scanning(None).index
+            for qualname in unmatched:
+                if index.defines(qualname):
+                    continue
+                near = index.near(qualname)
+                hint = f" (did you mean {near!r}?)" if near else ""
+                found.append(
+                    f'{where}: [tool.jobledger.decorators."{qualname}"] names nothing in the '
+                    f"scanned tree and no registration uses it{hint}; check the name and paths"
+                )
         return tuple(found)
 
-    def run(self) -> Iterator[Job | Unsupported]:
-        skipped: list[SourceFile] = []
-        aliases: set[str] = set()
-        for source in self.files:
-            data = self.loader.read(source)
-            if data is None:
-                continue
-            if not self.trigger.search(data):
-                skipped.append(source)
-                continue
-            summary = self.loader.summary(source, data, pin=True)
-            if summary is not None:
-                aliases |= self._decorator_aliases(summary)
-                yield from self.scan(summary)
-        # A module-level alias (``billing_task = app.task(queue="billing")``) can be imported by a
-        # file that never spells a trigger word; look for the alias names in the skipped files.
-        if not aliases or not skipped:
-            return
-        alias_pattern = _word_pattern(aliases, base=())
-        for source in skipped:
-            data = self.loader.read(source)
-            if data is None or not alias_pattern.search(data):
-                continue
-            summary = self.loader.summary(source, data, pin=True)
-            if summary is not None:
-                yield from self.scan(summary)
 
-    def _decorator_aliases(self, summary: ModuleSummary) -> set[str]:
-        """Module-level names in ``summary`` bound (by assignment) to a job decorator, or that
-        may be one though the resolver refuses them (their users must be found to be reported)."""
-        found: set[str] = set()
-        for name, bindings in summary.bindings.items():
-            if any(binding.kind == "assign" for binding in bindings):
-                ref = self.index.resolve_name(summary, name)
-                if ref is None:
-                    continue
-                if self.sites.match(ref) is not None or self.sites.refused_job(ref, name):
-                    found.add(name)
-        return found
+def records_size(source: SourceFile) -> int:
+    try:
+        return os.stat(source.abs_path).st_size
+    except OSError:
+        return 0
 
-    def scan(self, summary: ModuleSummary) -> list[Job | Unsupported]:
-        """Every job and unsupported place in one module; a module too convoluted to follow is
-        one unsupported entry, never a crash of the whole run."""
-        found: list[Job | Unsupported] = []
-        try:
-            for site in summary.decorated:
-                found.extend(self.sites.decorator_site(summary, site))
-            for call in summary.calls:
-                found.extend(self.sites.call_site(summary, call))
-        except RecursionError:
-            return [
-                Unsupported(
-                    summary.source.rel_path,
-                    1,
-                    Pattern.TOO_COMPLEX,
-                    "names or expressions in this file are nested too deeply to follow, so its "
-                    "jobs are not listed; simplify the registrations or exclude the file",
-                )
-            ]
-        return found
+
+def _decoded(data: bytes) -> str | bytes:
+    """The text, or the bytes themselves when they cannot be decoded."""
+    try:
+        return decode_source(data)
+    except (UnicodeDecodeError, SyntaxError, LookupError):
+        return data
+
+
+def _now_ns() -> int:
+    from .cache import now_ns
+
+    return now_ns()

@@ -38,6 +38,10 @@ from .tokens import (
     match_end,
 )
 
+#: ``max_file_bytes`` can be raised up to this and no further by a repository's configuration:
+#: files are read whole, and a pull request must not be able to make CI read gigabytes.
+MAX_FILE_BYTES_CEILING = 16 * 1024 * 1024
+
 #: Deepest nesting a file may reach: brackets, f-string fields, chained operators and
 #: indentation together. libcst crashes near 2,000; ordinary code stays below 60 (CPython itself
 #: refuses more than 200 nested brackets).

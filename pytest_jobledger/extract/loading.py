@@ -14,41 +14,39 @@ parsed again if it is needed again.
 from __future__ import annotations
 
 import ast
-import io
-import tokenize
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import libcst as cst
 
-from ..ledger.model import Pattern, Unsupported
-from ..paths import FileTooLarge, read_regular
+from ..ledger.model import Pattern
+from .deps import Trail, digest
 from .discovery import SourceFile
-from .limits import MAX_DEPTH, MAX_WORK, Cost, measure
+from .limits import MAX_DEPTH, MAX_FILE_BYTES_CEILING, MAX_WORK, Cost, measure
+from .prefilter import decode_source
+from .reading import SPLIT as _SPLIT
+from .reading import FileReader
 from .records import ModuleSummary
 from .tokens import line_of
 from .walker import summarize
 
-#: ``max_file_bytes`` can be raised up to this and no further by a repository's configuration:
-#: files are read whole, and a pull request must not be able to make CI read gigabytes.
-MAX_FILE_BYTES_CEILING = 16 * 1024 * 1024
+__all__ = ["MAX_FILE_BYTES_CEILING", "RETAINED_WORK", "SourceLoader"]
 
 #: Parser work the kept summaries may stand for, together (see :data:`.limits.MAX_WORK`). A
 #: summary keeps about 0.1 KB per unit, so this is some 100 MB, however large the tree.
 RETAINED_WORK = 10 * MAX_WORK
 
-_SPLIT = "split the module, or add it to exclude in [tool.jobledger] if it registers no jobs"
-
 
 @dataclass
-class SourceLoader:
-    """Reads and parses files on demand, keeping recent summaries and every problem met."""
+class SourceLoader(FileReader):
+    """Reads and parses files on demand, keeping recent summaries and every problem met.
 
-    max_file_bytes: int
-    root: Path | None = None
+    While a :class:`~.deps.Trail` is set, every summary asked for (and every module name the
+    resolver looks up, :meth:`note_module`) is recorded in it: what one file's rows depend on.
+    """
+
     retained_work: int = RETAINED_WORK
-    problems: list[Unsupported] = field(default_factory=list)
+    trail: Trail | None = None
     _summaries: OrderedDict[str, tuple[ModuleSummary, int]] = field(default_factory=OrderedDict)
     _failed: set[str] = field(default_factory=set)
     _retained: int = 0
@@ -56,35 +54,14 @@ class SourceLoader:
     #: The most parser work the cache has stood for at once, after letting summaries go.
     peak_retained: int = 0
 
-    def read(self, source: SourceFile) -> bytes | None:
-        """The file's bytes: a regular file inside the root, within ``max_file_bytes``."""
-        try:
-            return read_regular(source.abs_path, root=self.root, limit=self.max_file_bytes)
-        except FileTooLarge as exc:
-            self._problem(source, 1, Pattern.FILE_TOO_LARGE, self._too_large(exc.size))
-            return None
-        except OSError as exc:
-            self._problem(
-                source,
-                1,
-                Pattern.UNREADABLE,
-                f"cannot read the file ({exc.strerror or exc}); fix or exclude it",
-            )
-            return None
+    def known(self) -> set[str]:
+        """The files this loader has parsed or refused (and kept as such)."""
+        return set(self._failed) | set(self._summaries)
 
-    def _too_large(self, size: int) -> str:
-        missing = f"{size:,} bytes is over max_file_bytes ({self.max_file_bytes:,}); it was not "
-        missing += "parsed, so jobs it registers are missing. "
-        if self.max_file_bytes < MAX_FILE_BYTES_CEILING <= size:
-            return (
-                missing + f"It is over the {MAX_FILE_BYTES_CEILING:,}-byte ceiling too: " + _SPLIT
-            )
-        if self.max_file_bytes < MAX_FILE_BYTES_CEILING:
-            return missing + (
-                f"Raise [tool.jobledger] max_file_bytes (up to {MAX_FILE_BYTES_CEILING:,}), or "
-                "add the file to exclude if it registers no jobs"
-            )
-        return missing + f"That is the ceiling, which configuration cannot raise: {_SPLIT}"
+    def note_module(self, module: str, source: SourceFile | None) -> None:
+        """The resolver asked whether ``module`` is in the tree (``source``: where it is)."""
+        if self.trail is not None:
+            self.trail.modules[module] = None if source is None else source.rel_path
 
     def summary(
         self, source: SourceFile, data: bytes | None = None, *, pin: bool = False
@@ -95,6 +72,15 @@ class SourceLoader:
         key = source.rel_path
         if pin:
             self._pinned = key
+        found = self._summary(source, data)
+        if self.trail is not None:
+            self.trail.files[key] = self.digests.get(key, "")
+            if found is None:
+                self.trail.failed.add(key)
+        return found
+
+    def _summary(self, source: SourceFile, data: bytes | None) -> ModuleSummary | None:
+        key = source.rel_path
         if key in self._failed:
             return None
         kept = self._summaries.get(key)
@@ -103,6 +89,8 @@ class SourceLoader:
             return kept[0]
         if data is None:
             data = self.read(source)
+        elif key not in self.digests:
+            self.digests[key] = digest(data)
         parsed = None if data is None else self._parse(source, data)
         if parsed is None:
             self._failed.add(key)
@@ -172,8 +160,7 @@ class SourceLoader:
     def _decode(self, source: SourceFile, data: bytes) -> str | None:
         """The text, decoded the way Python reads source (a BOM, a coding cookie, else UTF-8)."""
         try:
-            encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
-            return data.decode(encoding)
+            return decode_source(data)
         except UnicodeDecodeError as exc:
             line = line_of(data[: exc.start].decode("latin-1"), exc.start)
             reason = (
@@ -223,9 +210,6 @@ class SourceLoader:
                 "pytest-jobledger with the file); jobs in this file are not in the ledger",
             )
         return None
-
-    def _problem(self, source: SourceFile, line: int, pattern: Pattern, message: str) -> None:
-        self.problems.append(Unsupported(source.rel_path, max(line, 1), pattern, message))
 
 
 def _error_line(exc: cst.ParserSyntaxError, text: str, cost: Cost) -> int:

@@ -8,6 +8,7 @@ from dataclasses import dataclass, replace
 from ..config import Config, DecoratorSpec
 from ..ledger.model import RESOLVED_FIELDS
 from .frameworks import CUSTOM, FRAMEWORKS, Rules
+from .prefilter import JOB_NAMES, JOB_SUFFIX
 from .resolve import Ref
 
 
@@ -22,10 +23,10 @@ class Match:
 def spelled_like_a_job(dotted: str, config: Config) -> bool:
     """Whether a decorator spelled ``dotted`` could be a job decorator by its name alone: its last
     part is spelled the way every framework's job decorators are (``*task``: Celery, Huey;
-    ``actor``: Dramatiq; ``job``: RQ) or a configured decorator's is. The extraction engine's
-    text filter (``engine._TRIGGER``) looks for the same words."""
+    ``actor``: Dramatiq; ``job``: RQ) or a configured decorator's is. The pre-filter
+    (:class:`.prefilter.Words`) looks for the same words."""
     last = dotted.rsplit(".", 1)[-1]
-    if last.endswith("task") or last in ("actor", "job"):
+    if last.endswith(JOB_SUFFIX) or last in JOB_NAMES:
         return True
     return any(name.rsplit(".", 1)[-1] == last for name in config.decorators)
 

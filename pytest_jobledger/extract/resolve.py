@@ -114,8 +114,15 @@ class ProjectIndex:
 
     # -- loading -----------------------------------------------------------------------------
 
+    def source(self, module: str) -> SourceFile | None:
+        """The scanned file that is ``module``, if any (every question is noted: the answer
+        is an input of the rows being built, :mod:`.deps`)."""
+        found = self.by_module.get(module)
+        self.loader.note_module(module, found)
+        return found
+
     def summary_for_module(self, module: str) -> ModuleSummary | None:
-        source = self.by_module.get(module)
+        source = self.source(module)
         return None if source is None else self.loader.summary(source)
 
     # -- names -------------------------------------------------------------------------------
@@ -135,7 +142,8 @@ class ProjectIndex:
         parts = qualname.split(".")
         for cut in range(len(parts), 0, -1):
             module = ".".join(parts[:cut])
-            if module not in self.by_module:
+            source = self.source(module)
+            if source is None:
                 continue
             if cut == len(parts):
                 return Ref(
@@ -143,11 +151,11 @@ class ProjectIndex:
                     key=module,
                     names=frozenset({module}),
                     is_module=True,
-                    module=self.summary_for_module(module),
+                    module=self.loader.summary(source),
                 )
-            summary = self.summary_for_module(module)
+            summary = self.loader.summary(source)
             if summary is None:
-                path = self.by_module[module].rel_path
+                path = source.rel_path
                 reason = f"{module} ({path}) could not be parsed (see its own entry)"
                 return refused(qualname, Refusal(Pattern.UNRESOLVED_IMPORT, reason))
             ref = self.resolve_name(summary, parts[cut], depth + 1)
@@ -181,15 +189,15 @@ class ProjectIndex:
         """Whether a scanned module binds ``qualname`` (``acme.jobs.job``: acme/jobs.py binds
         ``job``), or ``qualname`` is itself a scanned module."""
         module, _, name = qualname.rpartition(".")
-        if qualname in self.by_module:
+        if self.source(qualname) is not None:
             return True
-        summary = self.summary_for_module(module) if module in self.by_module else None
+        summary = self.summary_for_module(module)
         return summary is not None and (name in summary.bindings or bool(summary.star_imports))
 
     def near(self, qualname: str) -> str | None:
         """A scanned name close to ``qualname`` (a likely typo of it), or ``None``."""
         module, _, name = qualname.rpartition(".")
-        summary = self.summary_for_module(module) if module in self.by_module else None
+        summary = self.summary_for_module(module)
         if summary is not None:
             close = did_you_mean(name, summary.bindings)
             return f"{module}.{close}" if close else None
@@ -351,8 +359,9 @@ class ProjectIndex:
         parts = qualname.split(".")
         for cut in range(len(parts) - 1, 0, -1):
             module = ".".join(parts[:cut])
-            if module in self.by_module:
-                summary = self.summary_for_module(module)
+            source = self.source(module)
+            if source is not None:
+                summary = self.loader.summary(source)
                 if summary is None:
                     return Unknown(f"{qualname} is in {module}, which could not be parsed")
                 return self.lookup_value(summary, ".".join(parts[cut:]), depth + 1)

@@ -9,6 +9,11 @@ the tree should hold but does not) when it may be a job decorator: one of its bi
 it is spelled like one (:func:`~.matching.spelled_like_a_job`). A refused name spelled like
 ``login_required`` is left alone: most decorators are not jobs, and reporting every one would
 bury the real gaps.
+
+A place whose callee's last part is not a relevant word (:meth:`.prefilter.Words.relevant`)
+cannot yield anything, so its name is not resolved at all: ``@allow_writer()`` stacked under a
+job, or ``logger.info(...)``, opens no other module. The word is noted in the scan's
+:class:`~.deps.Trail`, since an alias defined later under that name would make the place matter.
 """
 
 from __future__ import annotations
@@ -23,19 +28,23 @@ from ..ledger.model import Job, Pattern, Unsupported
 from .arguments import CallArguments, read
 from .frameworks import FRAMEWORKS
 from .matching import Match, match, spelled_like_a_job
+from .prefilter import Words
 from .records import CallSite, Context, DecoratorSite, FunctionInfo, ModuleSummary, dotted_name
 from .resolve import ProjectIndex, Ref
 from .rows import RowBuilder, Scope
 from .values import source_text
 
 
-@dataclass(frozen=True)
+@dataclass
 class Sites:
     """Turns one module's candidate places into jobs and unsupported entries."""
 
     index: ProjectIndex
     config: Config
     rows: RowBuilder
+    #: Only places whose callee ends in one of these words are judged; ``None`` judges every
+    #: place (the reference the pre-filter is tested against).
+    words: Words | None = None
     #: The configured decorators some place matched (a configured name nothing matches, and
     #: that no scanned module defines, is worth a warning).
     matched: set[str] = field(default_factory=set)
@@ -45,6 +54,21 @@ class Sites:
         if found is not None and found.spec is not None:
             self.matched.add(found.spec.qualname)
         return found
+
+    def _skipped(self, callee: cst.BaseExpression) -> bool:
+        """Whether the place cannot yield anything, by its callee's last part (see above)."""
+        if self.words is None:
+            return False
+        dotted = dotted_name(callee)
+        if dotted is None:
+            return True  # a subscript, a call, a lambda: the resolver resolves none of them
+        word = dotted.rsplit(".", 1)[-1]
+        if self.words.relevant(word):
+            return False
+        trail = self.index.loader.trail
+        if trail is not None:
+            trail.skipped.add(word)
+        return True
 
     def _inside_configured_decorator(self, summary: ModuleSummary, context: Context) -> bool:
         """The body of a configured homegrown decorator is its implementation, not a job."""
@@ -59,6 +83,8 @@ class Sites:
     ) -> Iterator[Job | Unsupported]:
         node = site.decorator
         callee, args = (node.func, node.args) if isinstance(node, cst.Call) else (node, ())
+        if self._skipped(callee):
+            return
         ref = self.index.resolve_expr(summary, callee)
         match = self.match(ref) if ref is not None else None
         if ref is None or match is None:
@@ -79,6 +105,11 @@ class Sites:
         call = site.call
         curried = isinstance(call.func, cst.Call)
         callee = call.func.func if isinstance(call.func, cst.Call) else call.func
+        positional = [arg for arg in call.args if not arg.keyword and not arg.star]
+        if not curried and not positional and not _names_register_task(callee):
+            return  # ``shared_task(queue=q)`` inside a wrapper: read with it (rows.py)
+        if self._skipped(callee):
+            return
         ref = self.index.resolve_expr(summary, callee)
         if ref is None:
             return
@@ -86,7 +117,6 @@ class Sites:
             yield from self._class_registration(summary, site, ref)
             return
         match = self.match(ref)
-        positional = [arg for arg in call.args if not arg.keyword and not arg.star]
         if match is None:
             # ``app.task(fn)`` with a refused ``app``: reported when it hands over a function
             # of this module (``send_task("name")`` and the like register nothing)
@@ -231,8 +261,9 @@ class Sites:
                 line,
                 Pattern.FACTORY_REGISTRATION,
                 f"{match.decorator} registers {name} inside {where}(), so the job only exists "
-                "when that function runs and the parser cannot know its id or arguments; "
-                "register it at module level, or exclude this file if it is not a real job",
+                "when that function runs and the parser cannot know its id or arguments. "
+                f"{_declare(summary, context, match)}; otherwise register the job at module "
+                "level, or exclude this file if it is not a real job",
             )
         if context.in_loop:
             return Unsupported(
@@ -243,6 +274,22 @@ class Sites:
                 "the parser cannot name; write one module-level registration per job",
             )
         return None
+
+
+def _declare(summary: ModuleSummary, context: Context, match: Match) -> str:
+    """How to declare the enclosing function when it is a decorator of the project's own: the
+    exact table, so its uses become jobs and this body is read as its implementation."""
+    qualname = f"{summary.source.module}.{context.in_function[0]}"
+    framework = f' with framework = "{match.framework}"' if match.framework != "custom" else ""
+    return (
+        f"If {qualname} is a decorator that registers the functions it wraps, declare it: add "
+        f'[tool.jobledger.decorators."{qualname}"]{framework} to the configuration, and each '
+        "function it decorates is listed as a job"
+    )
+
+
+def _names_register_task(callee: cst.BaseExpression) -> bool:
+    return isinstance(callee, cst.Attribute) and callee.attr.value == "register_task"
 
 
 _FIXES = {

@@ -381,13 +381,15 @@ class _Walker:
     def calls(self, node: cst.BaseExpression, line: int, context: Context) -> None:
         """Calls that may register a job, in the shapes registrations take: the statement's own
         value, calls nested in calls, and elements of literals and comprehensions (a
-        comprehension is a loop). Lines of nested calls are the statement's line."""
+        comprehension is a loop). Lines of nested calls are the statement's line. Inside a
+        function a call of keywords only is kept too: a wrapper's body may hand its keywords to
+        a framework decorator (``return shared_task(queue=queue, **options)``)."""
         if isinstance(node, cst.Call):
             func = node.func.func if isinstance(node.func, cst.Call) else node.func
             if isinstance(func, (cst.Name, cst.Attribute)):
                 has_positional = any(not arg.keyword and not arg.star for arg in node.args)
                 registers = isinstance(func, cst.Attribute) and func.attr.value == "register_task"
-                if has_positional or registers:
+                if has_positional or registers or context.in_function:
                     self.summary.calls.append(CallSite(node, line, context))
             if isinstance(node.func, cst.Call):
                 self.calls(node.func, line, context)

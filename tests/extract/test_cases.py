@@ -14,7 +14,8 @@ A case folder is a small source tree exactly as it would sit in a repository, an
   ``defaults`` are compared as the set of keys; ``reasons`` maps a field to a piece of text its
   reason in ``unresolved`` must contain.
 - ``unsupported``: compared as a set of (path, line, pattern) when present; an entry without
-  ``line`` matches any line. Leave the key out when a case is not about unsupported places.
+  ``line`` matches any line; ``message``, when given, is text the entry's message must contain.
+  Leave the key out when a case is not about unsupported places.
 
 Adding a case is adding a folder; see ``tests/cases/extract/README.md``.
 """
@@ -39,7 +40,7 @@ CASES = sorted(path for path in CASES_DIR.iterdir() if (path / "expected.json").
 _TOP_KEYS = {"about", "jobs", "unsupported"}
 _JOB_KEYS = {*LEDGER_KEYS, "reasons"}
 _KEY_SETS = ("unresolved", "defaults")
-_UNSUPPORTED_KEYS = {"path", "line", "pattern"}
+_UNSUPPORTED_KEYS = {"path", "line", "pattern", "message"}
 
 
 def _load_expected(case: Path) -> dict[str, Any]:
@@ -53,7 +54,7 @@ def _load_expected(case: Path) -> dict[str, Any]:
         assert not bad, f"{case.name}/expected.json: {row['id']}: unknown keys {sorted(bad)}"
     for row in expected.get("unsupported", []):
         where = f"{case.name}/expected.json: unsupported entry {row}"
-        assert not set(row) - _UNSUPPORTED_KEYS, f"{where}: only path, line and pattern"
+        assert not set(row) - _UNSUPPORTED_KEYS, f"{where}: only path, line, pattern, message"
         assert {"path", "pattern"} <= set(row), f"{where}: needs path and pattern"
     return expected
 
@@ -115,7 +116,7 @@ def _check_jobs(ledger: Ledger, wanted: Sequence[Mapping[str, Any]]) -> list[str
 
 
 def _check_unsupported(ledger: Ledger, wanted: Sequence[Mapping[str, Any]]) -> list[str]:
-    remaining = [(item.path, item.line, item.pattern) for item in ledger.unsupported]
+    remaining = [(item.path, item.line, item.pattern, item.message) for item in ledger.unsupported]
     problems: list[str] = []
     for want in wanted:
         match = next(
@@ -125,6 +126,7 @@ def _check_unsupported(ledger: Ledger, wanted: Sequence[Mapping[str, Any]]) -> l
                 if entry[0] == want["path"]
                 and entry[2] == want["pattern"]
                 and ("line" not in want or entry[1] == want["line"])
+                and want.get("message", "") in entry[3]
             ),
             None,
         )
@@ -132,7 +134,7 @@ def _check_unsupported(ledger: Ledger, wanted: Sequence[Mapping[str, Any]]) -> l
             problems.append(f"unsupported entry not reported: {want}")
         else:
             remaining.remove(match)
-    problems.extend(f"unexpected unsupported entry: {entry}" for entry in remaining)
+    problems.extend(f"unexpected unsupported entry: {entry[:3]}" for entry in remaining)
     return problems
 
 

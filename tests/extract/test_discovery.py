@@ -125,3 +125,55 @@ def test_a_file_name_that_is_not_utf8_is_reported_with_an_escaped_name(tmp_path:
     assert [(item.path, item.pattern) for item in ledger.unsupported] == [
         ("caf\\xe9.py", Pattern.UNREADABLE)
     ]
+
+
+SHARED_JOB = 'from celery import shared_task\n\n@shared_task\ndef run():\n    """A job."""\n'
+
+
+def _gitignored_tree(root: Path, respect: bool) -> Path:
+    flag = "true" if respect else "false"
+    (root / "pyproject.toml").write_text(f"[tool.jobledger]\nrespect_gitignore = {flag}\n")
+    (root / ".gitignore").write_text("scratch/\n*_gen.py\n!keep_gen.py\n")
+    for rel in ("app/tasks.py", "app/scratch/tasks.py", "app/report_gen.py", "app/keep_gen.py"):
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(SHARED_JOB)
+    (root / "app" / "local").mkdir()
+    (root / "app" / "local" / ".gitignore").write_text("*.py\n")
+    (root / "app" / "local" / "mine.py").write_text(SHARED_JOB)
+    return root
+
+
+@pytest.mark.parametrize("respect", [True, False])
+def test_respect_gitignore_leaves_out_what_git_ignores(tmp_path: Path, respect: bool) -> None:
+    from pytest_jobledger.config import load_config
+    from pytest_jobledger.extract import extract_ledger
+
+    ledger = extract_ledger(load_config(root=_gitignored_tree(tmp_path, respect)))
+    paths = sorted(job.path for job in ledger.jobs)
+    if respect:
+        assert paths == ["app/keep_gen.py", "app/tasks.py"]
+    else:
+        assert paths == [
+            "app/keep_gen.py",
+            "app/local/mine.py",
+            "app/report_gen.py",
+            "app/scratch/tasks.py",
+            "app/tasks.py",
+        ]
+
+
+@pytest.mark.parametrize(
+    ("patterns", "path", "excluded"),
+    [
+        (("reports/",), "src/shop/reports/tasks.py", True),
+        (("src/shop/[r]eports/**",), "src/shop/reports/tasks.py", True),
+        (("src/shop/[r]eports/**",), "src/shop/rep/tasks.py", False),
+        (("*_gen.py", "!keep_gen.py"), "app/keep_gen.py", False),
+        (("*_gen.py", "!keep_gen.py"), "app/other_gen.py", True),
+    ],
+)
+def test_exclude_patterns_mean_what_they_mean_in_gitignore(
+    patterns: tuple[str, ...], path: str, excluded: bool
+) -> None:
+    assert is_excluded(path, patterns) is excluded

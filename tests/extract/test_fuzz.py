@@ -13,6 +13,7 @@ DEVELOPERS.md ("Property and fuzz tests: extraction"). Every failure found becom
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import tempfile
 from dataclasses import dataclass
@@ -22,7 +23,7 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from pytest_jobledger.config import load_config
-from pytest_jobledger.extract import extract_ledger
+from pytest_jobledger.extract import extract, extract_ledger
 from pytest_jobledger.extract.limits import MAX_DEPTH, measure
 from pytest_jobledger.ledger.model import Ledger, Pattern
 
@@ -195,7 +196,11 @@ def trees(draw: st.DrawFn) -> dict[str, tuple[bytes, tuple[Registration, ...]]]:
 # -- the properties ----------------------------------------------------------------------------
 
 
-def _extract(files: dict[str, tuple[bytes, tuple[Registration, ...]]]) -> tuple[Ledger, Ledger]:
+def _extract(
+    files: dict[str, tuple[bytes, tuple[Registration, ...]]],
+) -> tuple[Ledger, Ledger, Ledger]:
+    """The ledger twice (the second from the content cache), and the ledger without the
+    pre-filter (every file parsed, every place judged)."""
     with tempfile.TemporaryDirectory() as folder:
         root = Path(folder)
         (root / "pyproject.toml").write_text("[tool.jobledger]\n")
@@ -205,7 +210,8 @@ def _extract(files: dict[str, tuple[bytes, tuple[Registration, ...]]]) -> tuple[
         for name, (data, _) in files.items():
             (root / name).write_bytes(data)
         config = load_config(root=root)
-        return extract_ledger(config), extract_ledger(config)
+        reference = extract(dataclasses.replace(config, use_cache=False), prefilter=False)
+        return extract_ledger(config), extract_ledger(config), reference.ledger
 
 
 def _dropped(ledger: Ledger, path: str, registration: Registration) -> bool:
@@ -234,8 +240,8 @@ def _dropped(ledger: Ledger, path: str, registration: Registration) -> bool:
 def test_the_extractor_never_crashes_drops_or_wavers(
     files: dict[str, tuple[bytes, tuple[Registration, ...]]],
 ) -> None:
-    first, second = _extract(files)
-    assert first.dumps() == second.dumps()
+    first, second, unfiltered = _extract(files)
+    assert first.dumps() == second.dumps() == unfiltered.dumps()
     text = first.dumps()
     assert Ledger.from_json(json.loads(text.encode("utf-8"))) == first
     dropped = [

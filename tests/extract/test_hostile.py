@@ -2,7 +2,9 @@
 
 Each input here was reproduced against the extractor before it was guarded: a segfault, a
 traceback, minutes of parsing or a problem at line 1 whatever its line. How long they now take
-is in ``benchmarks/hostile_extract.py``, never in a test.
+is in ``benchmarks/hostile_extract.py``, never in a test. Each input registers a job (or spells a
+registration): a file whose text cannot register one is never parsed (the pre-filter,
+:mod:`pytest_jobledger.extract.prefilter`), so no guard is ever asked about it.
 """
 
 from __future__ import annotations
@@ -57,7 +59,7 @@ SEGFAULTS = {
     "dicts.py": _registered("{1: " * 2000 + "1" + "}" * 2000),
     "fstrings.py": _registered('f"{' * 2000 + "1" + '}"' * 2000),
     "lambdas.py": _registered("lambda: " * 4000 + "1"),
-    "elifs.py": HEADER + "if a:\n    pass\n" + "elif a:\n    pass\n" * 12_000,
+    "elifs.py": _registered("1") + "if a:\n    pass\n" + "elif a:\n    pass\n" * 12_000,
 }
 
 
@@ -94,7 +96,7 @@ def test_a_module_too_costly_to_parse_is_file_too_large_and_says_what_to_do(
 ) -> None:
     """Within max_file_bytes (4 MiB) yet far more than one file's parse may cost."""
     body = "".join(f"value_{n} = {n}\n" for n in range(200_000))
-    root = _project(tmp_path, {"generated.py": HEADER + body})
+    root = _project(tmp_path, {"generated.py": _registered("1") + body})
     assert (root / "generated.py").stat().st_size < 4 * 1024 * 1024
     ledger = _ledger(root)
     [problem] = [item for item in ledger.unsupported if item.path == "generated.py"]
@@ -138,12 +140,12 @@ def test_lone_surrogates_keep_the_ledger_writable_and_honest(tmp_path: Path) -> 
 @pytest.mark.parametrize(
     ("source", "line"),
     [
-        (b"from celery import shared_task\n\n\n\nx = 1\x00\n", 5),
-        (b"from celery import shared_task\n\n\nx = $\n", 4),
-        (b"from celery import shared_task\n\n\nx = 'unterminated\n", 4),
-        (b'from celery import shared_task\n\n\nx = """unterminated\n\n', 4),
-        (b"from celery import shared_task\nif x:\n        a = 1\n    b = 2\n", 4),
-        (b"from celery import shared_task\n\n\nx = (1]\n", 4),
+        (b"from celery import shared_task\nshared_task(f)\n\n\n\nx = 1\x00\n", 6),
+        (b"from celery import shared_task\nshared_task(f)\n\n\nx = $\n", 5),
+        (b"from celery import shared_task\nshared_task(f)\n\n\nx = 'unterminated\n", 5),
+        (b'from celery import shared_task\nshared_task(f)\n\n\nx = """unterminated\n\n', 5),
+        (b"from celery import shared_task\nshared_task(f)\nif x:\n        a = 1\n    b = 2\n", 5),
+        (b"from celery import shared_task\nshared_task(f)\n\n\nx = (1]\n", 5),
     ],
     ids=["nul", "dollar", "string", "triple-quoted", "dedent", "mismatched bracket"],
 )

@@ -3,12 +3,13 @@ changes what is extracted (a module let go is parsed again when it is needed aga
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from pytest_jobledger.config import load_config
-from pytest_jobledger.extract import engine, extract_ledger
+from pytest_jobledger.extract import engine, extract_ledger, filescan
 from pytest_jobledger.extract.engine import Extractor
 from pytest_jobledger.extract.limits import measure
 
@@ -39,10 +40,11 @@ def test_a_tight_cache_changes_nothing_and_stays_within_its_bound(
     roomy = extract_ledger(config)
     assert len(roomy.jobs) == 40
     bound = 3 * measure(TASKS.format(n=0)).work
-    monkeypatch.setattr(engine, "RETAINED_WORK", bound)
-    extractor = Extractor(config)
-    found = list(extractor.run())
-    assert sorted(job.id for job in found) == [job.id for job in roomy.jobs]
+    monkeypatch.setattr(filescan, "RETAINED_WORK", bound)
+    extractor = Extractor(replace(config, use_cache=False), workers=1)
+    found = extractor.run().ledger
+    assert found.dumps() == roomy.dumps()
+    assert extractor._scanner is not None
     largest = max(measure(path.read_text()).work for path in root.rglob("*.py"))
-    assert extractor.loader.peak_retained <= bound + largest
+    assert extractor._scanner.loader.peak_retained <= bound + largest
     assert engine.extract(config).ledger.dumps() == roomy.dumps()

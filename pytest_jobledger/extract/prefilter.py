@@ -1,0 +1,343 @@
+"""Which files can register a job, decided from their text before libcst parses any of them.
+
+A file is skipped only when it provably cannot register a job, or define an alias of a job
+decorator, under the current configuration. The argument, which ``tests/extract/test_prefilter.py``
+checks on every case folder, every bundled example and the extractor's fuzz trees (the ledger with
+the filter must equal the ledger that parses and scans every file):
+
+1. A place yields a job or an unsupported entry only if the name at its callee (``@a.b.w``,
+   ``a.b.w(...)``, ``w("q")(fn)``) resolves (:mod:`.resolve`) to a framework decorator, a
+   register method or a configured decorator, or to a refused name that may be one
+   (:mod:`.sites`). Resolution ends with the *last* part ``w`` of the spelled name: either it is
+   appended to an app object's key (``celery.Celery().task``), or it is looked up as a
+   module-level binding of ``w`` in some module (``w`` itself, an import of it, a module
+   attribute). Canonical spellings never change the last part of a decorator key
+   (``test_prefilter`` checks each one). So ``w`` is one of the framework words (the last parts of
+   every decorator key and register method: ``task``, ``shared_task``, ``actor``, ``job``,
+   ``register_task``...), a configured decorator's last name, or an *alias*: a name some scanned
+   module binds, at module level, to something that resolves to one of those. A refused name is
+   reported only when it is spelled like a job (:func:`~.matching.spelled_like_a_job`) or one of
+   its bindings is a job decorator (then it is an alias). Hence :meth:`Words.relevant`.
+2. A binding can make ``v`` an alias only in the shapes :meth:`.resolve.ProjectIndex._binding`
+   follows: ``import a.w as v``, ``from a import w as v``, ``v = a.w``, ``v = a.w(...)`` (a preset)
+   and ``v = partial(a.w, ...)``, and only when that ``w`` is a framework word, a configured last
+   name or already an alias (:func:`new_aliases`, from :func:`bind_facts`). Star imports re-export
+   names spelled the same. So the aliases are a least fixed point computed from the text of every
+   file, starting from the framework words (:meth:`Words.with_aliases`).
+3. So a file can register a job only if a relevant word occurs where a callee ends: followed by
+   ``(`` (after spaces, line breaks, comments and closing brackets), or at the end of a decorator
+   line (:func:`text_facts`). The scan reads the text as if it were all code: a word in a string
+   or a comment can only make a file a candidate, never hide one, and no string or bracket is
+   tracked that a hostile file could desynchronise. A decorator whose callee may end on a later
+   line (``@(``, ``@ \\``, an ``@`` line ending in ``\\``) makes every line end a decorator end.
+
+Files that are not candidates are still read (their size, readability and the words they spell
+are known), and modules are still parsed on demand when a candidate's names lead into them
+(:mod:`.resolve`). A file the scan cannot decode is a candidate when its bytes spell a relevant
+word, as before (its decode error is then reported).
+"""
+
+from __future__ import annotations
+
+import ast
+import io
+import re
+import sys
+import tokenize
+import warnings
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import TypeAlias
+
+from ..config import Config
+from .limits import measure
+
+#: How every framework's job decorators are spelled (Celery's and Huey's ``*task``, Dramatiq's
+#: ``actor``, RQ's ``job``): a refused name spelled so may be one (:mod:`.matching`).
+JOB_SUFFIX = "task"
+JOB_NAMES: tuple[str, ...] = ("actor", "job")
+
+#: A binding that may make ``name`` an alias: the words that would make it one.
+BindFact: TypeAlias = tuple[str, tuple[str, ...]]
+
+#: Up to this many aliases the scan looks for them with one regular expression; beyond it (a
+#: generated or hostile tree), every identifier is looked up instead, which costs linear time too.
+_ALIAS_PATTERN_LIMIT = 200
+#: CPython 3.11+ guards its own parser and AST builder against deep nesting (a RecursionError or
+#: MemoryError, never a crash); 3.10 does not, so there a file is measured first, as for libcst.
+#: Larger files are measured first everywhere, so that ``ast`` never sees more than this unvetted.
+_AST_UNVETTED_BYTES = 1024 * 1024 if sys.version_info >= (3, 11) else 0
+#: A file larger than this has its bindings read through libcst's path (measured once, and the
+#: summary or the refusal kept for the scan), never measured once for ``ast`` and again for
+#: libcst, nor handed to ``ast`` unmeasured (200 KB of dense calls cost ``ast`` 100 MB). Ordinary
+#: modules are smaller; a larger one that may bind an alias costs a libcst parse instead.
+LARGE_FILE_BYTES = 64 * 1024
+
+#: After a word: what may sit between a callee's last part and its ``(``.
+_CALL = re.compile(r"(?:[ \t\f\r\n)]|\\\r?\n|#[^\r\n]*)*\(")
+#: After a word: the end of a line, after spaces, closing brackets and line continuations.
+_LINE_END = re.compile(r"(?:[ \t\f)]|\\\r?\n)*(?:[#;\r\n]|\Z)")
+#: After a word: what may follow the source of an alias binding (``w as v``, ``w,``, ``w(``, or
+#: the end of the statement); anything else (``w.x``, ``w = ...``, ``w + 1``) binds no alias.
+_MAY_BIND = re.compile(r"(?:[ \t\f)]|\\\r?\n)*(?:as\b|[,(#;\r\n]|\Z)")
+_DECORATOR_LINE = re.compile(r"[ \t\f]*@")
+#: A decorator whose callee may end on a later physical line than its ``@``.
+_SPLIT_DECORATOR = re.compile(
+    r"(?:\A|(?<=[\r\n]))[ \t\f]*@(?:[ \t\f]*[(\\]|[^\r\n]*\\(?=\r?\n|\r|\Z))"
+)
+_IDENTIFIER = re.compile(r"(?<!\w)[^\W\d]\w*")
+
+
+def framework_words() -> frozenset[str]:
+    """The last part of every framework decorator key and register method."""
+    from .frameworks import FRAMEWORKS
+
+    keys: set[str] = set()
+    for framework in FRAMEWORKS.values():
+        keys |= set(framework.decorators) | set(framework.register_methods)
+    return frozenset(key.rsplit(".", 1)[-1] for key in keys)
+
+
+@dataclass(frozen=True)
+class Words:
+    """What a callee's last part must be, under one configuration, for its place to matter."""
+
+    #: Framework words and configured decorators' last names: what an alias can be made of.
+    exact: frozenset[str]
+    #: Configured decorators' last names (spelled like a job by configuration).
+    configured: frozenset[str]
+    aliases: frozenset[str] = frozenset()
+    _patterns: dict[str, re.Pattern[str]] = field(
+        default_factory=dict, compare=False, hash=False, repr=False
+    )
+
+    @classmethod
+    def of(cls, config: Config, aliases: Iterable[str] = ()) -> Words:
+        configured = frozenset(name.rsplit(".", 1)[-1] for name in config.decorators)
+        return cls(framework_words() | configured, configured, frozenset(aliases))
+
+    def with_aliases(self, aliases: Iterable[str]) -> Words:
+        return Words(self.exact, self.configured, self.aliases | frozenset(aliases))
+
+    def spelled_like(self, word: str) -> bool:
+        """:func:`~.matching.spelled_like_a_job` for one word."""
+        return word.endswith(JOB_SUFFIX) or word in JOB_NAMES or word in self.configured
+
+    def relevant(self, word: str) -> bool:
+        """Whether a place whose callee ends in ``word`` may yield anything (point 1)."""
+        return self.spelled_like(word) or word in self.aliases
+
+    def source(self, word: str) -> bool:
+        """Whether a binding whose source ends in ``word`` may be an alias (point 2)."""
+        return word in self.exact or word in self.aliases
+
+    def finder(self, words: Iterable[str] | None = None) -> re.Pattern[str] | None:
+        """A pattern matching the relevant words (or only ``words``) as whole identifiers;
+        ``None`` when there are too many aliases for one pattern (:func:`iter_words` falls back
+        to every identifier)."""
+        key = "" if words is None else "\0".join(sorted(words))
+        found = self._patterns.get(key)
+        if found is None:
+            if words is None:
+                if len(self.aliases) > _ALIAS_PATTERN_LIMIT:
+                    return None
+                spelled = [rf"\w*{JOB_SUFFIX}", *map(re.escape, JOB_NAMES)]
+                literal = sorted(self.configured | self.aliases, key=lambda w: (-len(w), w))
+                alternatives = [*spelled, *map(re.escape, literal)]
+            else:
+                alternatives = [re.escape(w) for w in sorted(words, key=lambda w: (-len(w), w))]
+            found = re.compile(r"(?<!\w)(?:" + "|".join(alternatives) + r")(?!\w)")
+            self._patterns[key] = found
+        return found
+
+    def byte_finder(self) -> re.Pattern[bytes]:
+        """For a file that cannot be decoded: the relevant words in its raw bytes (ASCII word
+        boundaries, which only ever find more)."""
+        literal = sorted(self.configured | self.aliases)
+        alternatives = [
+            JOB_SUFFIX.encode() + rb"\b",
+            *(rb"\b" + re.escape(w.encode("utf-8", "surrogatepass")) + rb"\b" for w in JOB_NAMES),
+            *(rb"\b" + re.escape(w.encode("utf-8", "surrogatepass")) + rb"\b" for w in literal),
+        ]
+        return re.compile(b"|".join(alternatives))
+
+
+def iter_words(text: str, words: Words) -> Iterator[tuple[str, int, int]]:
+    """Every occurrence of a relevant word, as a whole identifier: ``(word, start, end)``, in
+    the order of the text.
+
+    Each word is looked for as a literal of its own (a literal search runs at memory speed, one
+    pattern of alternatives a hundred times slower), ``*task`` by its suffix, extended back to
+    the identifier's start. Beyond :data:`_ALIAS_PATTERN_LIMIT` literals, every identifier is
+    looked up instead, which costs linear time too."""
+    literals = sorted(set(JOB_NAMES) | words.configured | words.aliases)
+    if len(literals) > _ALIAS_PATTERN_LIMIT:
+        for found in _IDENTIFIER.finditer(text):
+            if words.relevant(found.group()):
+                yield found.group(), found.start(), found.end()
+        return
+    hits: dict[int, tuple[str, int, int]] = {}
+    for found in _literal(JOB_SUFFIX).finditer(text):
+        start = found.start()
+        while start and _WORD_CHAR.match(text, start - 1):
+            start -= 1
+        hits[start] = (text[start : found.end()], start, found.end())
+    for literal in literals:
+        for found in _literal(literal).finditer(text):
+            start = found.start()
+            if start and _WORD_CHAR.match(text, start - 1):
+                continue
+            hits.setdefault(start, (literal, start, found.end()))
+    for start in sorted(hits):
+        yield hits[start]
+
+
+_WORD_CHAR = re.compile(r"\w")
+
+
+@lru_cache(maxsize=1024)
+def _literal(word: str) -> re.Pattern[str]:
+    """``word`` not followed by a word character (whether one precedes it is checked apart)."""
+    return re.compile(re.escape(word) + r"(?!\w)")
+
+
+@dataclass(frozen=True)
+class TextFacts:
+    """What the scan of one file found, under one set of :class:`Words`.
+
+    ``words``: every relevant word it spells; ``sites``: those at a place that may register a
+    job (point 3); ``may_bind``: whether a framework word or alias sits where it could be the
+    source of an alias binding (then :func:`bind_facts` is asked); ``binary``: the file could not
+    be decoded, so only its bytes were searched.
+    """
+
+    words: tuple[str, ...] = ()
+    sites: tuple[str, ...] = ()
+    may_bind: bool = False
+    binary: bool = False
+
+    def candidate(self, words: Words) -> bool:
+        """Whether the file must be parsed and its places judged."""
+        if self.binary:
+            return any(words.relevant(word) for word in self.words)
+        return any(words.relevant(word) for word in self.sites)
+
+
+def text_facts(text: str, words: Words) -> TextFacts:
+    """Scan ``text`` (decoded source) for the places where a relevant word matters."""
+    found: set[str] = set()
+    sites: set[str] = set()
+    may_bind = False
+    split_decorators: bool | None = None
+    for word, begin, end in iter_words(text, words):
+        found.add(word)
+        if words.source(word) and not may_bind and _MAY_BIND.match(text, end):
+            may_bind = True
+        if word in sites:
+            continue
+        if _CALL.match(text, end):
+            sites.add(word)
+        elif _LINE_END.match(text, end):
+            start = max(text.rfind("\n", 0, begin), text.rfind("\r", 0, begin))
+            if _DECORATOR_LINE.match(text, start + 1):
+                sites.add(word)
+                continue
+            if split_decorators is None:
+                split_decorators = _SPLIT_DECORATOR.search(text) is not None
+            if split_decorators:
+                sites.add(word)
+    return TextFacts(tuple(sorted(found)), tuple(sorted(sites)), may_bind)
+
+
+def byte_facts(data: bytes, words: Words) -> TextFacts:
+    """For a file that cannot be decoded: the relevant words its bytes spell."""
+    found = {m.group().decode("utf-8", "replace") for m in words.byte_finder().finditer(data)}
+    return TextFacts(tuple(sorted(found)), (), bool(found), binary=True)
+
+
+def decode_source(data: bytes) -> str:
+    """The text of a source file, decoded the way Python reads source (a BOM, a coding cookie,
+    else UTF-8). Raises ``UnicodeDecodeError``, ``SyntaxError`` or ``LookupError``."""
+    encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    return data.decode(encoding)
+
+
+# -- bindings that may define an alias (point 2) ---------------------------------------------
+
+
+def ast_module(data: bytes, text: str) -> ast.Module | None:
+    """CPython's parse of a file (it parses and never runs anything), or ``None`` when it cannot
+    parse it or the file is over the limits libcst is held to (:func:`.limits.measure`)."""
+    if len(data) > _AST_UNVETTED_BYTES:
+        cost = measure(text)
+        if cost.too_deep_line is not None or cost.too_much_work_line is not None:
+            return None
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return ast.parse(data)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+
+
+def bind_facts(tree: ast.Module) -> tuple[BindFact, ...]:
+    """Every module-level binding of a name to something that could be a decorator, with the
+    words that would make it an alias (the walker's module level: not inside a def or class)."""
+    found: list[BindFact] = []
+    _statements(tree.body, found)
+    return tuple(sorted(set(found)))
+
+
+def _statements(body: Sequence[ast.stmt], found: list[BindFact]) -> None:
+    for node in body:
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            for alias in node.names:
+                if alias.asname is not None:
+                    found.append((alias.asname, (alias.name.rsplit(".", 1)[-1],)))
+        elif isinstance(node, ast.Assign):
+            sources = _ast_sources(node.value)
+            if sources:
+                found.extend(
+                    (target.id, sources) for target in node.targets if isinstance(target, ast.Name)
+                )
+        elif isinstance(node, ast.AnnAssign):
+            sources = _ast_sources(node.value) if node.value is not None else ()
+            if sources and isinstance(node.target, ast.Name):
+                found.append((node.target.id, sources))
+        elif not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            for name in ("body", "orelse", "finalbody"):
+                _statements(getattr(node, name, None) or (), found)
+            for handler in getattr(node, "handlers", None) or ():
+                _statements(handler.body, found)
+            for case in getattr(node, "cases", None) or ():
+                _statements(case.body, found)
+
+
+def _ast_last(node: ast.expr) -> str | None:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    return None
+
+
+def _ast_sources(value: ast.expr) -> tuple[str, ...]:
+    """``a.w`` -> (w,); ``a.w(...)`` -> (w,); ``f(a.w, ...)`` -> (f, w)."""
+    last = _ast_last(value)
+    if last is not None:
+        return (last,)
+    if not isinstance(value, ast.Call):
+        return ()
+    callee = _ast_last(value.func)
+    first = _ast_last(value.args[0]) if value.args else None
+    return tuple(word for word in (callee, first) if word is not None)
+
+
+def new_aliases(binds: Iterable[BindFact], words: Words) -> set[str]:
+    """The names these bindings make aliases under ``words`` that ``words`` does not yet have."""
+    return {
+        name
+        for name, sources in binds
+        if name not in words.aliases and any(words.source(source) for source in sources)
+    }

@@ -1,0 +1,6 @@
+from celery import shared_task
+
+
+@shared_task(queue="q")
+def run():
+    """A job."""

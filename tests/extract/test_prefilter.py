@@ -1,0 +1,117 @@
+"""The pre-filter is sound: skipping the files it rules out never changes the ledger.
+
+Every case folder, every bundled example and the extractor's fuzz trees (``test_fuzz.py``) are
+extracted twice: with the pre-filter (files that provably cannot register a job or define an
+alias of a job decorator are not parsed, places whose callee cannot be a job decorator are not
+resolved) and without it (every file parsed, every place judged). The two ledgers must be the
+same bytes. The argument itself is in :mod:`pytest_jobledger.extract.prefilter`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+
+from pytest_jobledger.config import Config, load_config
+from pytest_jobledger.extract import engine
+from pytest_jobledger.extract.frameworks import FRAMEWORKS
+from pytest_jobledger.extract.prefilter import Words, framework_words, text_facts
+
+REPO = Path(__file__).resolve().parents[2]
+CASES_DIR = REPO / "tests" / "cases" / "extract"
+CASES = sorted(path for path in CASES_DIR.iterdir() if (path / "expected.json").is_file())
+EXAMPLES = sorted(path for path in (REPO / "examples").iterdir() if path.is_dir())
+TREES = [*CASES, *EXAMPLES]
+
+
+def _config(root: Path) -> Config:
+    return dataclasses.replace(load_config(root=root), use_cache=False)
+
+
+def filtered_and_reference(config: Config) -> tuple[str, str]:
+    """The ledger with the pre-filter, and the one that parses and judges everything."""
+    fast = engine.extract(config, workers=1).ledger.dumps()
+    reference = engine.extract(config, prefilter=False, workers=1).ledger.dumps()
+    return fast, reference
+
+
+@pytest.mark.parametrize("tree", TREES, ids=[f"{p.parent.name}/{p.name}" for p in TREES])
+def test_the_prefilter_changes_no_ledger(tree: Path) -> None:
+    fast, reference = filtered_and_reference(_config(tree))
+    assert fast == reference
+
+
+def test_the_prefilter_skips_files_that_cannot_register(tmp_path: Path) -> None:
+    """The point of it: a file that names no job decorator is never parsed."""
+    (tmp_path / "shop").mkdir()
+    (tmp_path / "shop" / "__init__.py").write_text("")
+    (tmp_path / "shop" / "worker.py").write_text('from celery import Celery\napp = Celery("s")\n')
+    (tmp_path / "shop" / "tasks.py").write_text(
+        "from shop.worker import app\n\n\n@app.task\ndef f():\n    pass\n"
+    )
+    (tmp_path / "shop" / "views.py").write_text(
+        "from shop.tasks import f\n\n\ndef view():\n    task_id = f.delay()\n    return task_id\n"
+    )
+    extractor = engine.Extractor(_config(tmp_path), workers=1)
+    ledger = extractor.run().ledger
+    assert [job.id for job in ledger.jobs] == ["shop.tasks.f"]
+    assert extractor.counts.parsed == 1
+
+
+def test_canonical_spellings_keep_the_last_part() -> None:
+    """Point 1 of the argument: a canonical spelling never changes the last part of a decorator
+    key. A whole name mapped to a decorator key (``celery.app.shared_task``) keeps it; any other
+    mapping renames a prefix (an app, a class), after which the spelled parts are appended as
+    they are, so the last part spelled is the key's last part."""
+    keys: set[str] = set()
+    for framework in FRAMEWORKS.values():
+        keys |= set(framework.decorators) | set(framework.register_methods)
+    for framework in FRAMEWORKS.values():
+        for spelled, canonical in framework.canonical.items():
+            if canonical in keys:
+                assert spelled.rsplit(".", 1)[-1] == canonical.rsplit(".", 1)[-1], spelled
+
+
+def test_every_framework_word_is_relevant() -> None:
+    words = Words.of(load_config(root=CASES_DIR / "celery_app_task_bare"))
+    for word in framework_words():
+        assert words.relevant(word), word
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "@app.task\ndef f(): pass\n",
+        "@app.task(queue='q')\ndef f(): pass\n",
+        "@app.task  # trailing\ndef f(): pass\n",
+        "@(app\n .task)\ndef f(): pass\n",
+        "@app. \\\n  task\ndef f(): pass\n",
+        "app.task (\n  f)\n",
+        "app.task(queue='q')(f)\n",
+        "app.register_task(F())\n",
+        "x = [app.task(f) for f in fs]\n",
+        "@actor\ndef f(): pass\n",
+        "@job('q')\ndef f(): pass\n",
+        "@shared_task\nasync def f(): pass\n",
+        "@db_periodic_task(crontab())\ndef f(): pass\n",
+    ],
+)
+def test_every_registration_shape_is_a_site(source: str) -> None:
+    """Point 3: each shape a registration takes puts a relevant word where a callee ends."""
+    words = Words.of(load_config(root=CASES_DIR / "celery_app_task_bare"))
+    assert text_facts(source, words).candidate(words), source
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "from shop.tasks import send_task_email\n\nsend_task_email.delay(1)\n",
+        "task_id = result.id\nprint(task_id)\n",
+        "# a comment about a task\nx = 1\n",
+    ],
+)
+def test_mentions_that_register_nothing_are_not_sites(source: str) -> None:
+    words = Words.of(load_config(root=CASES_DIR / "celery_app_task_bare"))
+    assert not text_facts(source, words).candidate(words), source
