@@ -28,21 +28,29 @@ import warnings
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from .config import Config, load_config
 from .errors import JobledgerError
-from .extract import extract_ledger
-from .findings import CHANGES_PROPERTY, FINDING_PROPERTY, Check, Finding, GateResult, Level
-from .gate import evaluate
-from .gate.review import BASE_STATUS
-from .gate.status import STATUS_JOB
-from .gate.today import resolve_today
-from .ledger.model import Ledger
-from .reporters.runbook import with_runbook_status
+from .findings import (
+    CHANGES_PROPERTY,
+    FINDING_PROPERTY,
+    STATUS_JOB,
+    Check,
+    Finding,
+    GateResult,
+    Level,
+)
 from .text import one_line
+
+if TYPE_CHECKING:
+    from .config import Config
+    from .ledger.model import Ledger
+
+# Only what every pytest run needs is imported here: pytest loads this plugin in every session of
+# every project that has the package installed, with or without --jobledger. The gate (libcst,
+# ruamel.yaml, jsonschema) is imported when --jobledger asks for it.
 
 MARKER = "jobledger"
 #: The reason of a baselined cell's ``xfail`` (``pytest -rx`` lists it).
@@ -64,11 +72,16 @@ class _State:
 
     def fresh_ledger(self) -> Ledger:
         if self.ledger is None:
+            from .extract import extract_ledger
+
             self.ledger = extract_ledger(self.config)
         return self.ledger
 
     def result(self) -> GateResult:
         if self._result is None:
+            from .gate import evaluate
+            from .reporters.runbook import with_runbook_status
+
             # The same items as `jobledger check`: the gate's, and the runbook's freshness.
             self._result = with_runbook_status(
                 evaluate(self.config, ledger=self.fresh_ledger(), base=self.base, today=self.today),
@@ -142,6 +155,10 @@ def pytest_configure(config: pytest.Config) -> None:
     )
     if not gate_enabled(config):
         return
+    from .config import load_config
+    from .gate.today import resolve_today
+    from .ledger.model import Ledger
+
     base = config.invocation_params.dir
     root = config.getoption("jobledger_root")
     config_file = config.getoption("jobledger_config")
@@ -251,6 +268,12 @@ class JobNode(pytest.Collector):
             yield CellItem.from_parent(self, name=one_line(check.cell), check=check)
 
 
+def _base_status() -> str:
+    from .gate.review import BASE_STATUS
+
+    return BASE_STATUS
+
+
 class CellItem(pytest.Item):
     """One (job, cell) pair or status: passes when signed, fails with the finding's message."""
 
@@ -258,7 +281,7 @@ class CellItem(pytest.Item):
         super().__init__(**kwargs)
         self.check = check
         self.add_marker(MARKER)
-        if (check.job, check.cell) == (STATUS_JOB, BASE_STATUS):
+        if check.job == STATUS_JOB and check.cell == _base_status():
             # What changed since the base travels to the presenters (the job summary) with this
             # item's reports, whether it passes or is skipped (no base).
             changes = self.config.stash[_STATE].result().changes

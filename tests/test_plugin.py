@@ -290,3 +290,30 @@ def test_the_cache_flag_leaves_no_cache_behind(
     assert not (project / ".jobledger_cache").exists()
     _run(pytester, "--jobledger").assert_outcomes(passed=14)
     assert (project / ".jobledger_cache" / "CACHEDIR.TAG").is_file()
+
+
+# -- a session without --jobledger pays nothing for the gate ------------------------------------
+
+HEAVY = ("libcst", "ruamel", "jsonschema", "pathspec")
+
+SESSION_CONFTEST = """
+import sys
+from pathlib import Path
+
+
+def pytest_unconfigure(config):
+    loaded = sorted({name.split(".")[0] for name in sys.modules} & set(%r))
+    Path(__file__).with_name("loaded.txt").write_text(" ".join(loaded))
+"""
+
+
+def test_a_session_without_the_gate_imports_no_parser(pytester: pytest.Pytester) -> None:
+    """pytest loads the plugins in every session of every project that has the package
+    installed: without --jobledger the parsers and validators (libcst, ruamel.yaml,
+    jsonschema, ...) stay unimported, so a plain test run costs what it did without the gate."""
+    pytester.makeconftest(SESSION_CONFTEST % (HEAVY,))
+    pytester.makepyfile(test_plain="def test_plain():\n    pass\n")
+    pytester.runpytest_subprocess("-p", "no:cacheprovider").assert_outcomes(passed=1)
+    assert (pytester.path / "loaded.txt").read_text() == ""
+    pytester.runpytest_subprocess("-p", "no:cacheprovider", "--jobledger")
+    assert "libcst" in (pytester.path / "loaded.txt").read_text().split()

@@ -30,12 +30,12 @@ from ..atomic import atomic_write
 from ..errors import JobledgerError
 from ..findings import CHANGES_PROPERTY, FINDING_PROPERTY, ChangeReport, Finding
 from ..plugin import JobledgerWarning, gate_config, gate_enabled, gate_result
-from ..reporters.sarif import dumps, sarif_log
 from ..text import one_line
+
+# The reporters (SARIF, the job summary, the runbook rows) are imported when a report is written:
+# pytest loads this plugin in every session, with or without --jobledger.
 from .commands import annotation_lines, display_path, workflow_command
 from .context import GitHubContext, changed_files, changed_lines, write_outputs
-from .runbook import changed_jobs, runbook_section
-from .summary import append_summary, counts
 
 PLUGIN_NAME = "jobledger-github"
 #: The names pytest-github-actions-annotate-failures registers its hooks under.
@@ -237,6 +237,9 @@ class GitHubPresenter:
         stays the gate's own: 0 when every item passed, 1 when one failed. A presenter's failure
         must neither turn a clean gate red nor hide a red one.
         """
+        from ..reporters.sarif import dumps, sarif_log
+        from .summary import counts
+
         root = project_root(self.config)
         outputs: dict[str, str | int] = {}
         problems: list[str] = []
@@ -264,6 +267,8 @@ class GitHubPresenter:
         self._report_unwritten(problems)
 
     def _write_summary(self, root: Path, summary: Path) -> None:
+        from .summary import append_summary
+
         def locate(finding: Finding) -> str:
             path = display_path(finding, root, self.context.workspace)
             return f"{path}:{finding.line}" if path else "(no file)"
@@ -282,6 +287,8 @@ class GitHubPresenter:
     def _report_unwritten(self, problems: list[str]) -> None:
         if not problems:
             return
+        from .summary import counts
+
         failing = counts(self.findings)["failing-cells"]
         verdict = f"{failing} failing ledger items" if failing else "no failing ledger item"
         for problem in problems:
@@ -296,6 +303,8 @@ class GitHubPresenter:
 
     def _runbook_rows(self, limit_bytes: int) -> str:
         """The runbook's index rows of the jobs this pull request changed (or nothing)."""
+        from .runbook import changed_jobs, runbook_section
+
         settings = gate_config(self.config)
         try:
             result = gate_result(self.config)
