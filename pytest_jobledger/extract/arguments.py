@@ -47,6 +47,8 @@ class Reading:
     unresolved: dict[str, str] = field(default_factory=dict)
     options: dict[str, JSONValue] = field(default_factory=dict)
     defaults: dict[str, str] = field(default_factory=dict)
+    #: The fields the registration's own arguments set (a wrapper's body may not override them).
+    explicit: set[str] = field(default_factory=set)
 
 
 @dataclass
@@ -107,6 +109,7 @@ def read(
         if outcome is not None:
             explicit.add(name)
             _store(reading, name, _convert(name, outcome, rules), default=False)
+            reading.explicit.add(name)
             continue
         if rule is None and name in rules.not_applicable:
             reading.unresolved[name] = rules.not_applicable[name]
@@ -132,6 +135,7 @@ def read(
         for name, outcome in hook(entry.node, entry.scope).items():
             if name not in explicit:
                 _store(reading, name, _convert(name, outcome, rules), default=False)
+                reading.explicit.add(name)
     for keyword, entry in sorted(arguments.keywords.items()):
         if keyword not in used_keywords:
             _option(reading, keyword, entry)

@@ -16,6 +16,7 @@ from .matching import Match
 from .records import ClassInfo, FunctionInfo, ModuleSummary
 from .resolve import ProjectIndex, Ref
 from .values import Outcome, writable
+from .wrapper import apply, wrapper_of
 
 _MAX_BASE_DEPTH = 8
 
@@ -58,12 +59,17 @@ class RowBuilder:
         for preset in ref.presets:
             arguments.add(preset.args, Scope(self.index, preset.module))
         arguments.add(args, Scope(self.index, site_summary))
-        defaults = _first_of(
-            self._parameter_defaults(ref, match), self._base_class_defaults(site_summary, args)
-        )
-        return self.build(
-            owner, target, site_summary, line, match, read(match.rules, arguments, defaults)
-        )
+        base = self._base_class_defaults(site_summary, args)
+        defaults = _first_of(self._parameter_defaults(ref, match), base)
+        reading = read(match.rules, arguments, defaults)
+        if base is not None and "base" in arguments.keywords:
+            # a followed class is the option's value (its attributes are read above)
+            reading.unresolved.pop("options.base", None)
+            reading.options["base"] = base.qualname
+        wrapper = wrapper_of(self.index, self.config, ref, match)
+        if wrapper is not None and ref.module is not None:
+            apply(reading, wrapper, match.rules, self.index, ref.module)
+        return self.build(owner, target, site_summary, line, match, reading)
 
     def build(
         self,
@@ -141,7 +147,7 @@ class RowBuilder:
             f"attribute of base class {ref.qualname} "
             f"at {ref.module.source.rel_path}:{ref.klass.line}"
         )
-        return _ClassDefaults(self.index, attributes, where)
+        return _ClassDefaults(self.index, attributes, where, ref.qualname)
 
 
 @dataclass(frozen=True)
@@ -173,6 +179,7 @@ class _ClassDefaults:
     index: ProjectIndex
     attributes: dict[str, tuple[ModuleSummary, cst.BaseExpression]]
     where: str
+    qualname: str
 
     def __call__(self, selector: str | int) -> ParameterDefault | None:
         found = self.attributes.get(selector) if isinstance(selector, str) else None

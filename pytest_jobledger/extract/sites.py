@@ -107,7 +107,7 @@ class Sites:
         callee = call.func.func if isinstance(call.func, cst.Call) else call.func
         positional = [arg for arg in call.args if not arg.keyword and not arg.star]
         if not curried and not positional and not _names_register_task(callee):
-            return  # ``shared_task(queue=q)`` inside a wrapper: read with it (rows.py)
+            return  # ``shared_task(queue=q)`` inside a wrapper: read with it (wrapper.py)
         if self._skipped(callee):
             return
         ref = self.index.resolve_expr(summary, callee)

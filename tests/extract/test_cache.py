@@ -229,3 +229,26 @@ def test_cache_dir_must_be_a_folder_inside_the_root(root: Path, value: str) -> N
     (root / "pyproject.toml").write_text(f'[tool.jobledger]\ncache_dir = "{value}"\n')
     with pytest.raises(JobledgerError, match="cache_dir"):
         load_config(root=root)
+
+
+def test_an_edit_in_a_wrapper_body_invalidates_the_rows_it_sets(root: Path) -> None:
+    """A row registered through a declared wrapper reads the wrapper's own shared_task call: a
+    new queue there changes the cached row."""
+    (root / "pyproject.toml").write_text(
+        '[tool.jobledger.decorators."shop.wrap.notify"]\nframework = "celery"\n'
+    )
+    wrapper = (
+        "from celery import shared_task\n\n\ndef notify(**kwargs):\n    def deco(fn):\n"
+        '        return shared_task(queue="mail", **kwargs)(fn)\n\n    return deco\n'
+    )
+    (root / "shop" / "wrap.py").write_text(wrapper)
+    (root / "shop" / "notices.py").write_text(
+        "from shop.wrap import notify\n\n\n@notify()\ndef remind():\n    pass\n"
+    )
+    config = load_config(root=root)
+    first, _ = _run(config)
+    assert '"queue": "mail"' in first
+    (root / "shop" / "wrap.py").write_text(wrapper.replace('"mail"', '"sms"'))
+    again, _ = _run(config)
+    assert again == _reference(config) != first
+    assert '"queue": "sms"' in again
