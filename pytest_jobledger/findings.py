@@ -286,6 +286,15 @@ class Check:
         """The failing item a finding is: named and located by the finding itself."""
         return cls(finding.job, finding.cell, finding.path, finding.line, finding=finding)
 
+    @classmethod
+    def status_failed(cls, kind: Kind, cell: str, path: str, line: int, message: str) -> Check:
+        """A failing status item (``jobledger-status::<cell>``): the project's footing, not a
+        job's cell."""
+        finding = Finding(
+            kind=kind, job=STATUS_JOB, cell=cell, path=path, line=line, message=message
+        )
+        return cls.failed(finding)
+
 
 @dataclass(frozen=True)
 class JoinedJob:

@@ -27,18 +27,16 @@ def overlay_status(error: OverlayError | None, display: str) -> Check:
     if error is None:
         return Check(STATUS_JOB, OVERLAY_STATUS, display, 1)
     line = error.line or 1
-    finding = Finding(
-        kind=Kind.OVERLAY_INVALID,
-        job=STATUS_JOB,
-        cell=OVERLAY_STATUS,
-        path=display,
-        line=line,
-        message=(
+    return Check.status_failed(
+        Kind.OVERLAY_INVALID,
+        OVERLAY_STATUS,
+        display,
+        line,
+        (
             f"The overlay {display} cannot be used (line {line}): {error.message}. Until it reads "
             "cleanly no cell can be judged, so the per-cell items are skipped."
         ),
     )
-    return Check.failed(finding)
 
 
 def ledger_status(
@@ -51,18 +49,15 @@ def ledger_status(
     """
     display = config.ledger_display
     if unreadable is not None:
-        return Check.failed(
-            Finding(
-                kind=Kind.LEDGER_STALE,
-                job=STATUS_JOB,
-                cell=LEDGER_STATUS,
-                path=display,
-                line=1,
-                message=(
-                    f"The committed ledger {display} cannot be read: {unreadable}. Run "
-                    "`jobledger extract` and commit the file it writes."
-                ),
-            )
+        return Check.status_failed(
+            Kind.LEDGER_STALE,
+            LEDGER_STATUS,
+            display,
+            1,
+            (
+                f"The committed ledger {display} cannot be read: {unreadable}. Run "
+                "`jobledger extract` and commit the file it writes."
+            ),
         )
     if committed is None and empty_scan(fresh, config) is not None:
         # `jobledger extract` refuses to write an empty scan: jobs-found fails and says why.
@@ -77,39 +72,34 @@ def ledger_status(
     if committed is None:
         # Not a pass: with no committed file there is nothing for reviewers to diff, and a gate
         # that compares nothing would be green on every pull request.
-        return Check.failed(
-            Finding(
-                kind=Kind.LEDGER_STALE,
-                job=STATUS_JOB,
-                cell=LEDGER_STATUS,
-                path=display,
-                line=1,
-                message=(
-                    f"There is no committed ledger at {display}; run `jobledger extract` and "
-                    "commit it. The gate compares the committed ledger with a fresh extraction, "
-                    "so that every change to a job shows in the pull request's diff."
-                ),
-            )
+        return Check.status_failed(
+            Kind.LEDGER_STALE,
+            LEDGER_STATUS,
+            display,
+            1,
+            (
+                f"There is no committed ledger at {display}; run `jobledger extract` and "
+                "commit it. The gate compares the committed ledger with a fresh extraction, "
+                "so that every change to a job shows in the pull request's diff."
+            ),
         )
     expected = fresh.dumps()
     committed = checked_out(committed)
     if committed == expected:
         return Check(STATUS_JOB, LEDGER_STATUS, display, 1)
     line = first_difference(committed, expected)
-    finding = Finding(
-        kind=Kind.LEDGER_STALE,
-        job=STATUS_JOB,
-        cell=LEDGER_STATUS,
-        path=display,
-        line=line,
-        message=(
+    return Check.status_failed(
+        Kind.LEDGER_STALE,
+        LEDGER_STATUS,
+        display,
+        line,
+        (
             f"The committed ledger {display} differs from a fresh extraction of the code (first "
             f"difference at line {line}): {ledger_diff(committed, fresh)}. The ledger is compiler "
             "output: run `jobledger extract` and commit the result; a value that is wrong is "
             "fixed in the code, never in the ledger."
         ),
     )
-    return Check.failed(finding)
 
 
 def owners_status(error: OverlayError | None, display: str) -> Check:
@@ -117,18 +107,16 @@ def owners_status(error: OverlayError | None, display: str) -> Check:
     if error is None:
         return Check(STATUS_JOB, OWNERS_STATUS, display, 1)
     line = error.line or 1
-    finding = Finding(
-        kind=Kind.OWNERS_INVALID,
-        job=STATUS_JOB,
-        cell=OWNERS_STATUS,
-        path=display,
-        line=line,
-        message=(
+    return Check.status_failed(
+        Kind.OWNERS_INVALID,
+        OWNERS_STATUS,
+        display,
+        line,
+        (
             f"The owners roster {display} cannot be used (line {line}): {error.message}. Until "
             "it reads cleanly no paging owner is checked against it."
         ),
     )
-    return Check.failed(finding)
 
 
 def empty_scan(fresh: Ledger, config: Config) -> Finding | None:

@@ -15,7 +15,7 @@ import dataclasses
 from collections.abc import Mapping
 
 from ...config import Config
-from ...findings import STATUS_JOB, Check, Finding, GateResult, Kind
+from ...findings import STATUS_JOB, Check, GateResult, Kind
 from ...ledger.diff import first_difference
 from ...paths import read_regular
 from ...text import checked_out
@@ -86,19 +86,14 @@ def runbook_status(result: GateResult, config: Config) -> Check | None:
     expected = render_runbook(result, config)
 
     def stale(line: int, detail: str) -> Check:
-        return Check.failed(
-            Finding(
-                kind=Kind.RUNBOOK_STALE,
-                job=STATUS_JOB,
-                cell=RUNBOOK_STATUS,
-                path=display,
-                line=line,
-                message=(
-                    f"The committed runbook {display} {detail}. It is rendered from the ledger "
-                    "and the signed overlay: run `jobledger render` and commit the result; a "
-                    "value that is wrong is fixed in the code or the overlay, never in the page."
-                ),
-            )
+        return Check.status_failed(
+            Kind.RUNBOOK_STALE,
+            RUNBOOK_STATUS,
+            display,
+            line,
+            f"The committed runbook {display} {detail}. It is rendered from the ledger and the "
+            "signed overlay: run `jobledger render` and commit the result; a value that is wrong "
+            "is fixed in the code or the overlay, never in the page.",
         )
 
     try:
