@@ -188,14 +188,21 @@ class _YAML11Loader(getattr(pyyaml, "CSafeLoader", pyyaml.SafeLoader)):  # type:
 _YAML11Loader.add_constructor("tag:yaml.org,2002:timestamp", _YAML11Loader.construct_yaml_timestamp)
 
 
-def _load_yaml12(text: str, display: str) -> Any:
+def load_strict(text: str) -> Any:
+    """``text`` read as YAML 1.2 round-trip data, strictly: a duplicate key or a ruamel warning
+    raises, dates stay text. Raises ``YAMLError``, ``Warning`` or ``RecursionError``; each caller
+    says what its file is. The overlay and the owners roster are read the same way."""
     reader = YAML(typ="rt")
     reader.Constructor = TextTimestampConstructor
     reader.allow_duplicate_keys = False
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        return reader.load(text)
+
+
+def _load_yaml12(text: str, display: str) -> Any:
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("error")
-            return reader.load(text)
+        return load_strict(text)
     except RecursionError as exc:
         raise OverlayError(
             "the overlay is nested too deeply to be an overlay; it holds `jobs:`, job ids, "

@@ -9,19 +9,17 @@ is one located :class:`~pytest_jobledger.errors.OverlayError`, which the gate re
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.error import YAMLError
 
 from ..errors import OverlayError
 from ..paths import FileTooLarge, read_regular
-from .reader import TextTimestampConstructor
+from .reader import load_strict
 from .values import describe_value, short
 from .yaml_errors import describe
 
@@ -64,13 +62,8 @@ def load_roster(path: Path, display: str, *, root: Path | None = None) -> Roster
 
 
 def parse_roster(text: str, display: str) -> Roster:
-    reader = YAML(typ="rt")
-    reader.Constructor = TextTimestampConstructor
-    reader.allow_duplicate_keys = False
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("error")
-            data = reader.load(text)
+        data = load_strict(text)
     except (YAMLError, Warning, RecursionError) as exc:
         problem = describe(exc, text)
         raise OverlayError(
