@@ -81,8 +81,11 @@ def repack(dist: importlib.metadata.Distribution, folder: Path) -> Path:
     entries.append((record, ("\n".join(lines) + "\n").encode()))
     tags = [line.split(":", 1)[1].strip() for line in dist.read_text("WHEEL").splitlines()
             if line.startswith("Tag:")]  # fmt: skip
+    # A wheel made for several tags (``py2-none-any`` and ``py3-none-any``) is named by the
+    # compressed tag set (``py2.py3-none-any``), or pip would take it for a Python 2 wheel.
+    parts = [dict.fromkeys(tag.split("-")[i] for tag in tags) for i in range(3)]
     name = re.sub(r"[-_.]+", "_", dist.metadata["Name"])
-    target = folder / f"{name}-{dist.version}-{tags[0]}.whl"
+    target = folder / f"{name}-{dist.version}-{'-'.join('.'.join(p) for p in parts)}.whl"
     with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED, compresslevel=1) as archive:
         for arcname, data in entries:
             entry = zipfile.ZipInfo(arcname, date_time=_DATE)
@@ -112,10 +115,11 @@ def unpinned_versions(dists: Iterable[importlib.metadata.Distribution]) -> list[
     return wrong
 
 
-def build(folder: Path) -> Path:
-    """Fill ``folder`` with a wheel of every distribution the action's install needs."""
+def build(folder: Path, extra: Iterable[str] = ()) -> Path:
+    """Fill ``folder`` with a wheel of every distribution the action's install needs (and of
+    ``extra`` requirements, with what they need: the release workflow's ``build`` and ``twine``)."""
     folder.mkdir(parents=True, exist_ok=True)
-    dists = closure(roots())
+    dists = closure([*roots(), *extra])
     wrong = unpinned_versions(dists)
     assert not wrong, (
         "the action installs with pytest_jobledger/github/constraints.txt, and this environment "
