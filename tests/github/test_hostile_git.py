@@ -343,6 +343,9 @@ def test_no_program_a_planted_git_directory_names_runs(
     done = run_route(request, route)
     output = done.stdout + done.stderr
     assert request.fired() == [], output
+    if route == "action":  # the Action's cache is under RUNNER_TEMP, never the checkout's
+        assert list(request.scratch.glob("jobledger-cache/extract-*.json")), output
+        assert not list(request.root.glob(".jobledger_cache/extract-*.json")), output
     if route == "diff":
         assert done.returncode == 0, output
         assert NEW_JOB in output
@@ -369,3 +372,20 @@ def test_a_forged_committed_cache_hides_nothing(tmp_path: Path, route: str) -> N
     assert done.returncode == 1, output
     assert NEW_JOB in output, output
     assert request.fired() == [], output
+
+
+def test_the_action_keeps_the_cache_and_its_key_under_runner_temp(tmp_path: Path) -> None:
+    """Whatever the job's environment names: the checkout's cache is never the Action's."""
+    from pytest_jobledger.github.action import child_environment
+
+    temp = tmp_path / "runner-temp"
+    env = child_environment(
+        {
+            "PATH": "/bin",
+            "RUNNER_TEMP": str(temp),
+            "JOBLEDGER_CACHE_DIR": str(tmp_path / "checkout" / ".jobledger_cache"),
+            "JOBLEDGER_KEY_DIR": str(tmp_path / "checkout" / "keys"),
+        }
+    )
+    assert env["JOBLEDGER_CACHE_DIR"] == str(temp / "jobledger-cache")
+    assert env["JOBLEDGER_KEY_DIR"] == str(temp / "jobledger-key")
