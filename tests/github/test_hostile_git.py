@@ -116,7 +116,9 @@ def plant(folder: Path, evil: Path, history: Path, real_git: Path) -> None:
     (folder / "objects" / "info").mkdir(parents=True, exist_ok=True)
     (folder / "objects" / "info" / "alternates").write_text(f"{real_git / 'objects'}\n")
     (folder / "HEAD").write_text("ref: refs/heads/main\n")
-    (folder / "config").write_text(hostile_config(folder, evil, folder))
+    # core.worktree "." (relative to the git folder): the folder is its own work tree wherever
+    # the checkout is copied.
+    (folder / "config").write_text(hostile_config(folder, evil, Path(".")))
     (folder / "extra.config").write_text(
         f"[core]\n\tfsmonitor = {evil / 'fsmonitor-included'}\n"
         f"[diff]\n\texternal = {evil / 'diff-external-included'}\n"
