@@ -124,10 +124,12 @@ def program(environ: Mapping[str, str] | None = None) -> str:
 
 
 def environment(home: Path, environ: Mapping[str, str] | None = None) -> dict[str, str]:
-    """git's whole environment: ``PATH``, a scratch ``HOME``, the fixed settings; nothing else."""
+    """git's whole environment: ``PATH`` (absolute entries), a scratch ``HOME``, the fixed
+    settings; nothing else."""
     env = os.environ if environ is None else environ
     built = {name: env[name] for name in _KEPT_ENV if name in env}
-    built["PATH"] = env.get("PATH", os.defpath)
+    path = env.get("PATH", os.defpath).split(os.pathsep)
+    built["PATH"] = os.pathsep.join(entry for entry in path if entry and os.path.isabs(entry))
     built["HOME"] = str(home)
     built["XDG_CONFIG_HOME"] = str(home / ".config")
     built.update(_FIXED_ENV)

@@ -130,6 +130,10 @@ def test_no_variable_of_the_callers_environment_reaches_git(
         "GIT_PAGER",
     }
     assert env["HOME"] == str(tmp_path)
+    assert git.environment(tmp_path, {"PATH": os.pathsep.join([".", "bin", "/usr/bin"])}) == {
+        **env,
+        "PATH": "/usr/bin",
+    }
 
 
 def test_the_repositorys_own_program_settings_are_overridden(repo: Path, tmp_path: Path) -> None:
