@@ -50,7 +50,11 @@ def key_folder(environ: Mapping[str, str] | None = None) -> Path:
 
 def load_key(root: Path, folder: Path | None = None) -> bytes:
     """This machine's key (created on first use), or :class:`KeyUnavailable`."""
-    folder = key_folder() if folder is None else folder
+    if folder is None:
+        try:
+            folder = key_folder()
+        except (RuntimeError, KeyError) as exc:  # no home folder to be found
+            raise KeyUnavailable(f"no folder for the cache key ({exc}); set {ENV}") from exc
     if is_inside(folder, root):
         raise KeyUnavailable(
             f"the cache key folder {folder} is inside the project root, where a checkout could "
@@ -61,6 +65,10 @@ def load_key(root: Path, folder: Path | None = None) -> bytes:
         return _read(path)
     except FileNotFoundError:
         pass
+    except OSError as exc:  # a symlink (O_NOFOLLOW), no permission
+        raise KeyUnavailable(
+            f"the cache key {path} cannot be read ({exc.strerror or exc})"
+        ) from exc
     try:
         folder.mkdir(mode=0o700, parents=True, exist_ok=True)
         _create(path)

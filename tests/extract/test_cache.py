@@ -251,6 +251,11 @@ def test_the_key_is_private_and_a_shared_one_is_refused(
     extraction = engine.extract(config, workers=1)
     assert extraction.ledger.dumps() == _reference(config)
     assert any("not private" in warning for warning in extraction.warnings)
+    key.unlink()
+    key.symlink_to(root / "pyproject.toml")  # a key the checkout carries, through a link
+    extraction = engine.extract(config, workers=1)
+    assert extraction.ledger.dumps() == _reference(config)
+    assert any("cannot be read" in warning for warning in extraction.warnings)
 
 
 def test_a_folder_that_is_not_a_cache_is_left_alone(root: Path) -> None:
