@@ -99,6 +99,19 @@ def project_root(project: Path) -> Path:
     return pyproject.parent if pyproject is not None else project
 
 
+def cache_environment(environ: Mapping[str, str]) -> dict[str, str]:
+    """The content cache and its key under ``RUNNER_TEMP``, never in the checkout (whatever the
+    job's environment names): a cache the pull request carries is then neither read nor
+    written, and the key is the job's own."""
+    temp = environ.get("RUNNER_TEMP", "")
+    if not temp:
+        return {}
+    return {
+        "JOBLEDGER_CACHE_DIR": os.path.join(temp, "jobledger-cache"),
+        "JOBLEDGER_KEY_DIR": os.path.join(temp, "jobledger-key"),
+    }
+
+
 def child_environment(environ: Mapping[str, str]) -> dict[str, str]:
     env = {
         name: value
@@ -106,6 +119,7 @@ def child_environment(environ: Mapping[str, str]) -> dict[str, str]:
         if not name.upper().startswith("PYTHON") and name.upper() not in DROPPED_ENV
     }
     env.update(ISOLATED_ENV)
+    env.update(cache_environment(environ))
     return env
 
 

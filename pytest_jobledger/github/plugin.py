@@ -311,7 +311,7 @@ class GitHubPresenter:
         except JobledgerError:
             return ""
         changed = changed_files(self.context, settings.root)
-        lines = changed_lines(self.context, settings.overlay_path)
+        lines = changed_lines(self.context, settings.overlay_path, settings.root)
         ids = changed_jobs(result, settings, changed, lines)
         return runbook_section(result, settings, ids, limit_bytes)
 
