@@ -65,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         # -o is the operator's own choice; the configured path belongs to the tree and stays in it.
         path = Path(args.output) if args.output else config.ledger_path
-        write_ledger(path, ledger, root=None if args.output else config.root)
+        write_ledger(path, ledger, root=config.root, named_by_operator=bool(args.output))
         target = str(path)
     problems = problem_lines(ledger)
     for line in problems:

@@ -76,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
     # -o is the operator's own choice; the configured runbook belongs to the tree and stays in it.
     path = Path(args.output) if args.output else config.runbook_path
     try:
-        atomic_write(path, text, root=None if args.output else config.root)
+        atomic_write(path, text, root=config.root, named_by_operator=bool(args.output))
     except OSError as error:
         raise JobledgerError(
             f"cannot write the runbook ({error.strerror or error}); the previous file is unchanged",

@@ -64,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"jobledger: {shown} {state}; run `jobledger schema`", file=sys.stderr)
         return 1
     try:
-        atomic_write(path, text, root=root)
+        atomic_write(path, text, root=config.root, named_by_operator=bool(args.output))
     except OSError as exc:
         reason = exc.strerror or str(exc)
         raise JobledgerError(f"cannot write the schema ({reason})", path=shown) from exc

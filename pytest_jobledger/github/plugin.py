@@ -247,7 +247,7 @@ class GitHubPresenter:
             target = self.config.invocation_params.dir / self.sarif
             try:
                 log = sarif_log(self.findings, root=root, workspace=self.context.workspace)
-                atomic_write(target, dumps(log))
+                atomic_write(target, dumps(log), root=root, named_by_operator=True)
                 outputs["sarif"] = str(target)
             except OSError as error:
                 problems.append(f"the SARIF report {target}: {error.strerror or error}")
