@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from .paths import UnsafeFile, real
+from .paths import UnsafeFile, is_git_name, real
 
 try:
     import fcntl
@@ -50,14 +50,6 @@ _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _NONBLOCK = getattr(os, "O_NONBLOCK", 0)
 _FOLDER_FLAGS = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | _NOFOLLOW | _CLOEXEC
-#: Characters HFS+ ignores in a name (git refuses ``.git`` spelled with them, and so do we).
-_IGNORABLE = re.compile("[\u200c-\u200f\u202a-\u202e\u206a-\u206f\ufeff]")
-
-
-def is_git_name(name: str) -> bool:
-    """Whether a file system may take ``name`` for ``.git``: any case, trailing dots or spaces
-    (Windows drops them), characters HFS+ ignores."""
-    return _IGNORABLE.sub("", name).rstrip(" .").casefold() == ".git"
 
 
 @dataclass(frozen=True)

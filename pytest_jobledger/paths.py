@@ -10,12 +10,23 @@ goes through here.
 from __future__ import annotations
 
 import os
+import re
 import stat
 from pathlib import Path
 
 #: Opening a FIFO for reading waits for a writer; non-blocking, it returns at once (and is refused).
 _OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
 _CHUNK = 1024 * 1024
+
+
+#: Characters HFS+ ignores in a name (git refuses ``.git`` spelled with them, and so do we).
+_IGNORABLE = re.compile("[\u200c-\u200f\u202a-\u202e\u206a-\u206f\ufeff]")
+
+
+def is_git_name(name: str) -> bool:
+    """Whether a file system may take ``name`` for ``.git``: any case, trailing dots or spaces
+    (Windows drops them), characters HFS+ ignores."""
+    return _IGNORABLE.sub("", name).rstrip(" .").casefold() == ".git"
 
 
 class UnsafeFile(OSError):
