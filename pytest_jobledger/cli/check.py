@@ -13,7 +13,7 @@ from ..gate.today import resolve_today
 from ..reporters import text
 from ..reporters.runbook import with_runbook_status
 from ..reporters.terminal import CHOICES, use_color
-from ..text import one_line
+from ..text import one_line, say, say_commands
 from .common import add_cache_argument, config_from_args
 
 NAME = "check"
@@ -67,18 +67,23 @@ def run(args: argparse.Namespace) -> int:
     )
     for check in result.checks:
         if check.job == STATUS_JOB and check.skipped is not None:
-            print(one_line(f"jobledger: {check.skipped}"), file=sys.stderr)
+            say(one_line(f"jobledger: {check.skipped}"), file=sys.stderr)
     if args.format == "text":
         verbosity = text.QUIET if args.quiet else text.VERBOSE if args.verbose else text.NORMAL
-        sys.stdout.write(
+        say(
             text.render(
                 result.findings,
                 config,
                 text.Tally.of(result, config),
                 verbosity=verbosity,
                 color=use_color(args.color, sys.stdout, os.environ),
-            )
+            ),
+            end="",
         )
     else:
-        sys.stdout.write(reporters.get(args.format)(result.findings, config))
+        output = reporters.get(args.format)(result.findings, config)
+        if args.format == "github":
+            say_commands(output)  # workflow commands we mean, escaped by github/commands
+        else:
+            say(output, end="")
     return 1 if result.failed else 0
