@@ -16,7 +16,6 @@ from pathlib import Path
 import pytest
 
 from pytest_jobledger.cli import main
-from pytest_jobledger.config import is_url
 
 TASKS = '''\
 from celery import shared_task
@@ -153,11 +152,15 @@ def test_distinct_roles_are_accepted(tmp_path: Path, line: str) -> None:
     "value", ["sqlite:///var/audit.db", "postgresql://host/db", "file://x", "s3+x.y-z://b"]
 )
 def test_a_url_is_not_a_path(value: str) -> None:
+    from pytest_jobledger.config import is_url
+
     assert is_url(value)
 
 
 @pytest.mark.parametrize("value", ["audit.ndjson", "c:/audit", "://b", "sqlite:x"])
 def test_a_path_is_not_a_url(value: str) -> None:
+    from pytest_jobledger.config import is_url
+
     assert not is_url(value)
 
 

@@ -20,15 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from pytest_jobledger.atomic import (
-    append_runner_file,
-    atomic_write,
-    is_git_name,
-    locked,
-    make_folder,
-    open_append,
-    refusal,
-)
+from pytest_jobledger import atomic
 from pytest_jobledger.cli import main
 from pytest_jobledger.paths import UnsafeFile
 
@@ -172,25 +164,25 @@ def world(tmp_path: Path) -> tuple[Path, Path]:
 def test_nothing_is_written_under_a_git_folder(world: tuple[Path, Path], relative: str) -> None:
     project, _ = world
     with pytest.raises(UnsafeFile, match="folder"):
-        atomic_write(project / relative, "x", root=project)
+        atomic.atomic_write(project / relative, "x", root=project)
     assert list(project.iterdir()) == []  # not even the folders on the way
 
 
 @pytest.mark.parametrize("name", [".git", ".GIT", ".git.", ".git  ", ".Git. .", ".g\ufeffit"])
 def test_every_spelling_of_git_folds_to_it(name: str) -> None:
-    assert is_git_name(name)
+    assert atomic.is_git_name(name)
 
 
 @pytest.mark.parametrize("name", [".github", "git", ".gitignore", "x.git", ".gitkeep"])
 def test_names_near_git_are_not_it(name: str) -> None:
-    assert not is_git_name(name)
+    assert not atomic.is_git_name(name)
 
 
 def test_a_symlinked_parent_folder_is_refused(world: tuple[Path, Path]) -> None:
     project, outside = world
     (project / "reports").symlink_to(outside, target_is_directory=True)
     with pytest.raises(UnsafeFile, match=r"reports is a symlink .*outside the project root"):
-        atomic_write(project / "reports" / "victim.sh", "pwned", root=project)
+        atomic.atomic_write(project / "reports" / "victim.sh", "pwned", root=project)
     assert (outside / "victim.sh").read_text() == SECRET
 
 
@@ -201,7 +193,7 @@ def test_a_symlink_deep_in_the_path_is_refused_even_inside_the_root(
     (project / "a" / "real").mkdir(parents=True)
     (project / "a" / "b").symlink_to(project / "a" / "real", target_is_directory=True)
     with pytest.raises(UnsafeFile, match="is a symlink"):
-        atomic_write(project / "a" / "b" / "c" / "out.json", "{}", root=project)
+        atomic.atomic_write(project / "a" / "b" / "c" / "out.json", "{}", root=project)
     assert list((project / "a" / "real").iterdir()) == []
 
 
@@ -211,7 +203,7 @@ def test_a_folder_on_the_way_that_leaves_the_root_makes_nothing_outside(
     project, outside = world
     (project / "out").symlink_to(outside / "made", target_is_directory=True)  # dangling
     with pytest.raises(UnsafeFile, match="symlink"):
-        make_folder(project / "out" / "by" / "us", root=project)
+        atomic.make_folder(project / "out" / "by" / "us", root=project)
     assert not (outside / "made").exists()
 
 
@@ -219,7 +211,7 @@ def test_a_fifo_target_is_refused_without_opening_it(world: tuple[Path, Path]) -
     project, _ = world
     os.mkfifo(project / "ledger.json")
     with pytest.raises(UnsafeFile, match="not a regular file"):
-        atomic_write(project / "ledger.json", "{}", root=project)
+        atomic.atomic_write(project / "ledger.json", "{}", root=project)
     assert stat.S_ISFIFO((project / "ledger.json").lstat().st_mode)
 
 
@@ -227,10 +219,10 @@ def test_the_audit_append_refuses_a_fifo_and_a_symlink(world: tuple[Path, Path])
     project, outside = world
     os.mkfifo(project / "audit.ndjson")
     with pytest.raises(UnsafeFile):
-        open_append(project / "audit.ndjson", root=project)
+        atomic.open_append(project / "audit.ndjson", root=project)
     (project / "trail.ndjson").symlink_to(outside / "victim.sh")
     with pytest.raises(UnsafeFile, match="symlink"):
-        open_append(project / "trail.ndjson", root=project)
+        atomic.open_append(project / "trail.ndjson", root=project)
     assert (outside / "victim.sh").read_text() == SECRET
 
 
@@ -239,7 +231,7 @@ def test_a_lock_is_never_taken_through_a_symlinked_folder(world: tuple[Path, Pat
     (project / "overlays").symlink_to(outside, target_is_directory=True)
     with (
         pytest.raises(UnsafeFile, match="symlink"),
-        locked(project / "overlays" / "job_policy.yaml", root=project),
+        atomic.locked(project / "overlays" / "job_policy.yaml", root=project),
     ):
         pass  # pragma: no cover - never reached
 
@@ -248,13 +240,13 @@ def test_an_operator_path_outside_the_root_is_written_but_never_through_a_link(
     world: tuple[Path, Path],
 ) -> None:
     project, outside = world
-    atomic_write(outside / "new" / "report.json", "{}", root=project, named_by_operator=True)
+    atomic.atomic_write(outside / "new" / "report.json", "{}", root=project, named_by_operator=True)
     assert (outside / "new" / "report.json").read_text() == "{}"
     (outside / "link.json").symlink_to(outside / "victim.sh")
     with pytest.raises(UnsafeFile, match="symlink"):
-        atomic_write(outside / "link.json", "pwned", root=project, named_by_operator=True)
+        atomic.atomic_write(outside / "link.json", "pwned", root=project, named_by_operator=True)
     assert (outside / "victim.sh").read_text() == SECRET
-    assert "outside the project root" in (refusal(outside / "x.json", root=project) or "")
+    assert "outside the project root" in (atomic.refusal(outside / "x.json", root=project) or "")
 
 
 # -- the runner's own files (GITHUB_STEP_SUMMARY and kin) ---------------------------------------
@@ -264,7 +256,7 @@ def test_a_runner_file_that_is_a_fifo_is_refused_without_waiting(tmp_path: Path)
     fifo = tmp_path / "summary"
     os.mkfifo(fifo)
     with pytest.raises(UnsafeFile, match="not a regular file"):
-        append_runner_file(fifo, "x\n")
+        atomic.append_runner_file(fifo, "x\n")
 
 
 def test_a_runner_fifo_with_a_reader_is_refused_too(tmp_path: Path) -> None:
@@ -274,7 +266,7 @@ def test_a_runner_fifo_with_a_reader_is_refused_too(tmp_path: Path) -> None:
     reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
     try:
         with pytest.raises(UnsafeFile, match="not a regular file"):
-            append_runner_file(fifo, "x\n")
+            atomic.append_runner_file(fifo, "x\n")
         assert os.read(reader, 10) == b""  # nothing was written into it
     finally:
         os.close(reader)
@@ -284,14 +276,14 @@ def test_a_runner_file_that_is_a_symlink_is_refused(world: tuple[Path, Path]) ->
     project, outside = world
     (project / "summary.md").symlink_to(outside / "victim.sh")
     with pytest.raises(UnsafeFile, match="symlink"):
-        append_runner_file(project / "summary.md", "pwned\n")
+        atomic.append_runner_file(project / "summary.md", "pwned\n")
     assert (outside / "victim.sh").read_text() == SECRET
 
 
 def test_a_runner_file_is_appended_to(tmp_path: Path) -> None:
     target = tmp_path / "output.txt"
-    append_runner_file(target, "a=1\n")
-    append_runner_file(target, "b=2\n")
+    atomic.append_runner_file(target, "a=1\n")
+    atomic.append_runner_file(target, "b=2\n")
     assert target.read_text() == "a=1\nb=2\n"
 
 

@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
+from pytest_jobledger import text as channel
 from pytest_jobledger.cli import main
-from pytest_jobledger.text import inert, inert_line, say
 
 PACKAGE = Path(__file__).resolve().parents[1] / "pytest_jobledger"
 CHANNEL_MODULES = sorted([*(PACKAGE / "cli").rglob("*.py"), *(PACKAGE / "reporters").rglob("*.py")])
@@ -68,23 +68,23 @@ def test_the_checker_sees_each_way_to_print(line: str) -> None:
     ],
 )
 def test_a_line_that_would_be_a_command_is_printed_inert(line: str, printed: str) -> None:
-    assert inert_line(line) == printed
+    assert channel.inert_line(line) == printed
 
 
 def test_every_line_break_counts() -> None:
-    assert inert("a\n::x\r::y\r\n::z") == "a\n./::x\r./::y\r\n./::z"
+    assert channel.inert("a\n::x\r::y\r\n::z") == "a\n./::x\r./::y\r\n./::z"
 
 
 def test_json_stays_the_same_document() -> None:
     document = {"path": "::notice::x.py", "doc": "a ##[error]b ##VSO[c \\##[d"}
     text = json.dumps(document, indent=2)
-    assert json.loads(inert(text)) == document
-    assert "##[" not in inert(text)
+    assert json.loads(channel.inert(text)) == document
+    assert "##[" not in channel.inert(text)
 
 
 def test_say_writes_through_the_rule(capsys: pytest.CaptureFixture[str]) -> None:
-    say("::notice::forged")
-    say("x", end="")
+    channel.say("::notice::forged")
+    channel.say("x", end="")
     assert capsys.readouterr().out == "./::notice::forged\nx"
 
 
