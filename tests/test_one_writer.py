@@ -393,3 +393,27 @@ def test_the_sarif_report_still_lands_inside_the_root(
         "--jobledger", "-m", "jobledger", "--jobledger-sarif", "out/ledger.sarif", timeout=600
     )
     assert json.loads((plugin_project / "out" / "ledger.sarif").read_text())["version"] == "2.1.0"
+
+
+def test_check_writes_its_report_through_the_one_writer(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = _example(tmp_path / "project")
+    code = main(["check", "--root", str(root), "--format", "sarif", "-o", str(root / "out.sarif")])
+    assert code in (0, 1)
+    assert json.loads((root / "out.sarif").read_text())["version"] == "2.1.0"
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert "jobledger: wrote" in err
+
+
+def test_check_refuses_a_symlinked_report_target(
+    world: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    project, outside = world
+    root = _example(project / "shop")
+    (root / "jobledger.sarif").symlink_to(outside / "victim.sh")
+    target = str(root / "jobledger.sarif")
+    assert main(["check", "--root", str(root), "--format", "sarif", "-o", target]) == 2
+    assert (outside / "victim.sh").read_text() == SECRET
+    assert "is a symlink" in capsys.readouterr().err
