@@ -27,14 +27,6 @@ from .chain import CHAIN_KEYS, GENESIS, AuditError, encode, encode_head, head_pa
 LOCK_TIMEOUT_S = 10.0
 
 _CHUNK = 1024 * 1024
-_OPEN_FLAGS = (
-    os.O_RDWR
-    | os.O_APPEND
-    | os.O_CREAT
-    | getattr(os, "O_NONBLOCK", 0)
-    | getattr(os, "O_CLOEXEC", 0)
-    | getattr(os, "O_NOFOLLOW", 0)
-)
 
 
 @dataclass(frozen=True)
