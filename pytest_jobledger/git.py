@@ -36,6 +36,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from .atomic import scratch_folder
 from .paths import real
 
 #: A hung git (a network filesystem, a lock) must not hang the gate.
@@ -169,8 +170,7 @@ class Repository:
         environment and overrides; :class:`GitUnavailable` when git cannot be run at all."""
         with tempfile.TemporaryDirectory(prefix="jobledger-git-") as folder:
             scratch = Path(folder)
-            hooks = scratch / "hooks"
-            hooks.mkdir()
+            hooks = scratch_folder(scratch, "hooks")
             settings = [*OVERRIDES, f"core.hooksPath={hooks}"]
             argv = [
                 self.executable,

@@ -19,22 +19,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..atomic import LockTimeout, atomic_write, locked
-from ..paths import UnsafeFile, outside_reason, read_regular
+from ..atomic import LockTimeout, atomic_write, locked, open_append
+from ..paths import UnsafeFile, read_regular
 from .chain import CHAIN_KEYS, GENESIS, AuditError, encode, encode_head, head_path, line_sha256
 
 #: How long a verdict waits for another verdict's append before it is refused.
 LOCK_TIMEOUT_S = 10.0
 
 _CHUNK = 1024 * 1024
-_OPEN_FLAGS = (
-    os.O_RDWR
-    | os.O_APPEND
-    | os.O_CREAT
-    | getattr(os, "O_NONBLOCK", 0)
-    | getattr(os, "O_CLOEXEC", 0)
-    | getattr(os, "O_NOFOLLOW", 0)
-)
 
 
 @dataclass(frozen=True)
@@ -115,10 +107,7 @@ def _timeout(timeout: float | None) -> float:
 def _append_line(
     path: Path, record: Mapping[str, Any], root: Path, clock: Callable[[], str], display: str
 ) -> tuple[int, bytes]:
-    reason = outside_reason(path, root)
-    if reason is not None:
-        raise UnsafeFile(f"{reason}; nothing was written")
-    fd = os.open(os.path.realpath(path), _OPEN_FLAGS, 0o644)
+    fd = open_append(path, root=root)
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):

@@ -7,13 +7,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from collections.abc import Mapping
 from typing import Any
 
 from .. import audit
 from ..errors import JobledgerError
-from ..text import one_line
+from ..text import one_line, say
 from .common import config_from_args
 
 NAME = "audit"
@@ -54,12 +53,12 @@ def run(args: argparse.Namespace) -> int:
                 for line in lines
             ],
         }
-        sys.stdout.write(json.dumps(document, indent=2, sort_keys=True) + "\n")
+        say(json.dumps(document, indent=2, sort_keys=True) + "\n", end="")
         return 0
     if not lines:
-        print(one_line(f"{log}: no verdicts recorded" + (f" for {args.job}" if args.job else "")))
+        say(one_line(f"{log}: no verdicts recorded" + (f" for {args.job}" if args.job else "")))
     for line in lines:
-        print(entry_line(line.number, line.record))
+        say(entry_line(line.number, line.record))
     return 0
 
 
@@ -102,12 +101,12 @@ def _verify(report: audit.Report, log: str, *, as_json: bool) -> int:
             "reason": report.reason or None,
             "note": report.note or None,
         }
-        sys.stdout.write(json.dumps(document, indent=2, sort_keys=True) + "\n")
+        say(json.dumps(document, indent=2, sort_keys=True) + "\n", end="")
     elif report.ok:
-        print(one_line(f"{log}: {report.lines} lines, chain intact; head sha256 {report.head}"))
+        say(one_line(f"{log}: {report.lines} lines, chain intact; head sha256 {report.head}"))
         if report.note:
-            print(one_line(f"{log}: note: {report.note}"))
+            say(one_line(f"{log}: note: {report.note}"))
     else:
         where = f"{log}:{report.broken}" if report.broken else log
-        print(one_line(f"{where}: {report.reason}"))
+        say(one_line(f"{where}: {report.reason}"))
     return 0 if report.ok else 1

@@ -13,12 +13,12 @@ import argparse
 import getpass
 import json
 import os
-import sys
 from typing import Any
 
 from .. import __version__, audit
 from ..errors import JobledgerError
 from ..gate.committed import Snapshot, read_snapshot
+from ..text import say
 from ..verdict import Action, Answer, Request, Verdict, decide
 from .cards import verdict_card
 from .common import config_from_args, find_job
@@ -85,10 +85,10 @@ def run(args: argparse.Namespace) -> int:
             },
             "exit_code": EXIT_CODES[verdict.answer],
         }
-        sys.stdout.write(json.dumps(document, indent=2, sort_keys=True) + "\n")
+        say(json.dumps(document, indent=2, sort_keys=True) + "\n", end="")
     else:
         for text in verdict_card(verdict, f"recorded as {where} (sha256 {line.sha256[:12]})"):
-            print(text)
+            say(text)
     return EXIT_CODES[verdict.answer]
 
 

@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import __version__
-from ..atomic import atomic_write
+from ..atomic import atomic_write, make_folder
 from ..config import Config
 from ..ledger.model import Job, Pattern, Unsupported
 from ..paths import read_regular
@@ -212,7 +212,7 @@ def _ours(folder: Path) -> bool:
 def _prepare(folder: Path) -> None:
     """Make the folder a cache folder: a ``.gitignore`` of ``*`` and a ``CACHEDIR.TAG``."""
     if not (folder / "CACHEDIR.TAG").is_file():
-        folder.mkdir(parents=True, exist_ok=True)
+        make_folder(folder)
         atomic_write(folder / ".gitignore", GITIGNORE, root=folder)
         atomic_write(
             folder / "CACHEDIR.TAG",

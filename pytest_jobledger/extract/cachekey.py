@@ -22,6 +22,7 @@ import stat
 from collections.abc import Mapping
 from pathlib import Path
 
+from ..atomic import create_private_file
 from ..paths import is_inside
 
 ENV = "JOBLEDGER_KEY_DIR"
@@ -70,8 +71,7 @@ def load_key(root: Path, folder: Path | None = None) -> bytes:
             f"the cache key {path} cannot be read ({exc.strerror or exc})"
         ) from exc
     try:
-        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-        _create(path)
+        create_private_file(path, secrets.token_bytes(_KEY_BYTES))
         return _read(path)
     except OSError as exc:
         raise KeyUnavailable(
@@ -107,22 +107,3 @@ def _read(path: Path) -> bytes:
     if len(key) != _KEY_BYTES:
         raise KeyUnavailable(f"the cache key {path} is not a key; delete it and a new one is made")
     return key
-
-
-def _create(path: Path) -> None:
-    """Write a fresh key beside ``path`` and link it into place; a key already there wins."""
-    temporary = path.with_name(f".{NAME}.{secrets.token_hex(8)}")
-    fd = os.open(
-        temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600
-    )
-    try:
-        os.write(fd, secrets.token_bytes(_KEY_BYTES))
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-    try:
-        os.link(temporary, path)
-    except FileExistsError:
-        pass
-    finally:
-        os.unlink(temporary)

@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .. import git
+from ..atomic import scratch_folder, write_scratch
 from ..config import find_pyproject
 from ..text import one_line
 from .context import GitHubContext, base_refs
@@ -171,10 +172,8 @@ def pull_request_base(environ: Mapping[str, str], root: Path) -> str | None:
 
 def prepare(scratch: Path) -> Path:
     """Write the child's ini file and make the empty folder it collects; return that folder."""
-    (scratch / "pytest.ini").write_text(INI_TEXT, encoding="utf-8")
-    empty = scratch / "collect"
-    empty.mkdir()
-    return empty
+    write_scratch(scratch, "pytest.ini", INI_TEXT)
+    return scratch_folder(scratch, "collect")
 
 
 def child_process(

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .. import git
+from ..atomic import append_runner_file
 
 _MAX_EVENT_BYTES = 16 * 1024 * 1024
 
@@ -162,9 +163,10 @@ def _hunk_lines(diff: list[str]) -> frozenset[int]:
 
 def write_outputs(path: Path, values: Mapping[str, str | int]) -> None:
     """Append ``name=value`` lines to ``$GITHUB_OUTPUT`` (values here are single-line)."""
-    with path.open("a", encoding="utf-8") as handle:
-        for name, value in values.items():
-            text = str(value)
-            if "\n" in text or "\r" in text:
-                raise ValueError(f"output {name} must be a single line")
-            handle.write(f"{name}={text}\n")
+    lines: list[str] = []
+    for name, value in values.items():
+        text = str(value)
+        if "\n" in text or "\r" in text:
+            raise ValueError(f"output {name} must be a single line")
+        lines.append(f"{name}={text}\n")
+    append_runner_file(path, "".join(lines))
