@@ -32,8 +32,17 @@ from pathlib import Path
 from typing import Any
 
 from ..paths import outside_reason
-from .chain import CHAIN_KEYS, GENESIS, AuditError, encode, encode_head, line_sha256, parse_record
-from .log import LOCK_TIMEOUT_S, Line, append, read_lines, utc_now, write_new
+from .chain import (
+    CHAIN_KEYS,
+    GENESIS,
+    AuditError,
+    decode_head,
+    encode,
+    encode_head,
+    line_sha256,
+    parse_record,
+)
+from .log import LOCK_TIMEOUT_S, Line, append, read_lines, read_log, utc_now, write_new
 from .verify import Report, check_chain, verify
 
 #: The environment variable that names the store; it wins over ``[tool.jobledger] audit_log``,
@@ -90,6 +99,10 @@ class Store(ABC):
     def load(self, raw: Sequence[bytes]) -> None:
         """Write verified lines, verbatim, into this store, which must be empty."""
 
+    @abstractmethod
+    def raw(self) -> list[bytes]:
+        """Every committed event's line, verbatim (what ``audit copy`` moves)."""
+
 
 def _check_record(record: Mapping[str, Any]) -> None:
     taken = sorted(set(record) & set(CHAIN_KEYS))
@@ -131,7 +144,7 @@ def target_of(value: str, *, root: Path, origin: str) -> Target:
         path = Path(value)
         if path.is_absolute() or ".." in path.parts:
             raise AuditError(f"{origin}: {value!r} must be relative to the root and stay inside it")
-        return Target("file", value, value, origin)
+        return Target("file", value, os.path.normpath(value).replace(os.sep, "/"), origin)
     scheme = value.split("://", 1)[0].lower()
     if scheme == "sqlite":
         rest = value[len("sqlite://") :]
@@ -205,6 +218,16 @@ class FileStore(Store):
 
     def load(self, raw: Sequence[bytes]) -> None:
         write_new(self.path, raw, root=self.root)
+
+    def raw(self) -> list[bytes]:
+        data, head_raw = read_log(self.path, root=self.root)
+        if data is None:
+            return []
+        lines = raw_lines(data)
+        head = (0, GENESIS) if head_raw is None else decode_head(head_raw)
+        if head is not None and len(lines) == head[0] + 1:
+            return lines[:-1]  # an append that never committed: no verdict to copy
+        return lines
 
 
 # -- the databases ------------------------------------------------------------------------------
@@ -335,6 +358,10 @@ class _SqlStore(Store):
 
     def _begin_read(self, conn: Any) -> None:
         """Start a transaction whose reads all see one moment."""
+
+    def raw(self) -> list[bytes]:
+        rows, _ = self._rows()
+        return [text.encode() for _, text in rows]
 
     def lines(self) -> list[Line]:
         rows, _ = self._rows()
