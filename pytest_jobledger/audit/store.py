@@ -315,10 +315,18 @@ class _SqlStore(Store):
         return int(row[0]), str(row[1])
 
     def _insert(self, conn: Any, seq: int, raw: bytes) -> None:
-        prev = parse_record(raw)
+        record = parse_record(raw) or {}
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise AuditError(
+                f"line {seq} is not UTF-8 text, so a database cannot hold it as it is; nothing "
+                "was written",
+                path=self.display,
+            ) from None
         conn.execute(
             self._sql(f"INSERT INTO {_EVENTS} (seq, prev, sha256, line) VALUES (?, ?, ?, ?)"),
-            (seq, (prev or {}).get("prev", ""), line_sha256(raw), raw.decode("ascii")),
+            (seq, str(record.get("prev", "")), line_sha256(raw), text),
         )
 
     def append(self, record: Mapping[str, Any], *, clock: Callable[[], str] = utc_now) -> Line:
@@ -607,6 +615,9 @@ class PostgresStore(_SqlStore):
 
     def _connection(self) -> Any:
         psycopg = _psycopg(self.display)
+        query = urllib.parse.urlsplit(self.target.location).query
+        if "connect_timeout" in urllib.parse.parse_qs(query):
+            return psycopg.connect(self.target.location)
         return psycopg.connect(self.target.location, connect_timeout=10)
 
     def _begin_append(self, conn: Any) -> None:

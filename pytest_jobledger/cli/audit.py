@@ -114,7 +114,7 @@ def _copy(audit_log: str, root: Path, to: str | None) -> int:
         target = audit.open_store(audit_log, root=root)
     else:
         target = audit.store_for(audit.target_of(to, root=root, origin="--to"), root=root)
-    if target.target == source.target:
+    if (target.target.kind, target.target.location) == (source.target.kind, audit_log):
         raise JobledgerError(f"audit copy: {target.display} is the trail itself")
     before = source.verify()
     if not before.ok:
