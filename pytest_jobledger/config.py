@@ -451,7 +451,7 @@ def config_from_table(
         owners=owners,
         cells=_cell_settings(table.get("cells", {}), required, blocked, fail),
         schema=inside("schema", string("schema", Config.schema)),
-        audit_log=inside("audit_log", string("audit_log", Config.audit_log)),
+        audit_log=_audit_log(string("audit_log", Config.audit_log), inside, fail),
         bulk_retry_limit=_whole_number(table, "bulk_retry_limit", DEFAULT_BULK_RETRY_LIMIT, fail),
         project=project,
         runbook=inside("runbook", string("runbook", "")) if "runbook" in table else None,
@@ -469,6 +469,44 @@ def config_from_table(
     )
     distinct_roles(config, set(table), fail)
     return config
+
+
+def _audit_log(value: str, inside: Any, fail: Any) -> str:
+    """``audit_log``: a path inside the root, ``sqlite:///relative/path`` inside the root, or a
+    ``postgresql://`` URL without a password (pyproject.toml is committed and a pull request can
+    read it; a password goes in ``JOBLEDGER_AUDIT_URL``, which wins). The value itself is never
+    repeated in a message about a password."""
+    if "://" not in value:
+        return str(inside("audit_log", value))
+    scheme, _, rest = value.partition("://")
+    if scheme == "sqlite":
+        if not rest.startswith("/") or rest.startswith("//") or rest == "/":
+            raise fail(
+                "audit_log",
+                "a SQLite store here is sqlite:///relative/path.db inside the root (an absolute "
+                "path belongs in JOBLEDGER_AUDIT_URL)",
+            )
+        inside("audit_log", rest[1:])
+        return value
+    if scheme in ("postgresql", "postgres"):
+        try:
+            parts = urlsplit(value)
+            parts.port  # noqa: B018 - a port that is not a number raises here
+        except ValueError:
+            raise fail("audit_log", "is not a postgresql:// URL jobledger can read") from None
+        query = [item.partition("=")[0] for item in parts.query.split("&")]
+        if parts.password is not None or "password" in query:
+            raise fail(
+                "audit_log",
+                "holds a password, and pyproject.toml is committed: remove it here and set "
+                "JOBLEDGER_AUDIT_URL (which wins over audit_log) in the operators' environment",
+            )
+        return value
+    raise fail(
+        "audit_log",
+        f"{one_line(scheme)!r} is not a store jobledger knows: give a path, "
+        "sqlite:///relative/path.db or postgresql://user@host/db",
+    )
 
 
 def _cache_dir(value: str, fail: Any) -> str:
