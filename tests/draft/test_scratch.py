@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import json
 import shlex
-import shutil
 import sys
 from pathlib import Path
 
 import pytest
+from repo_files import copy_tracked
 
 from pytest_jobledger.cli import main
 from pytest_jobledger.draft.runner import isolated
@@ -27,7 +27,7 @@ raise SystemExit("the checkout's json package was imported")
 def project(tmp_path: Path) -> Path:
     """The half-signed case without its drafts, carrying a hostile ``json/`` package."""
     root = tmp_path / "acme"
-    shutil.copytree(PARTLY, root)
+    copy_tracked(PARTLY, root)
     (root / "overlays" / "purpose_drafts.yaml").unlink()
     (root / "json").mkdir()
     marker = root / "MARKER"
