@@ -5,8 +5,8 @@ one is a module here and a line in :data:`COMMANDS`.
 
 Exit codes, for every subcommand: 0 clean, 1 findings or problems reported, 2 usage or
 configuration error (``verdict`` also exits 3 for needs-review, and 2 when its trail cannot be
-written), 141 when the reader of the output went away (``jobledger list | head -1``: no
-traceback, as ``cat`` would). A user's mistake is printed as ``path:line: message``, never a traceback.
+written), 141 when the reader of the output went away (``jobledger list | head -1``: quietly,
+as ``cat`` would). A user's mistake is printed as ``path:line: message``, never a traceback.
 """
 
 from __future__ import annotations
