@@ -26,7 +26,7 @@ from .emit import IMPLICIT_KEY_LIMIT, comment_text, entry_lines, placeholder_for
 from .fill import fill_text, plan_fills
 from .layout import EntrySpan, Layout, locate
 from .proof import verify
-from .quoting import quote_yes_no as requote
+from .quoting import quote_only
 from .refusals import gate_reads_it, refuse_oversized, refuse_unwritable_ids
 from .rename import by_hand
 from .result import Added, Requoted, StubResult
@@ -78,15 +78,21 @@ def stub_overlay(
 ) -> StubResult:
     """The overlay with an entry for every unsigned job, the cells newly required in existing
     entries, and (with ``renames``) moved entries; ``rename`` moves one entry by hand and
-    ``quote_yes_no`` quotes unquoted ``yes``/``no`` cell values.
+    ``quote_yes_no`` only quotes unquoted ``yes``/``no`` cell values (nothing else changes).
 
     Raises :class:`OverlayError` (located) when the text does not parse or cannot take new
     entries without rewriting a line a person wrote, or when ``rename`` is refused.
     """
+    if quote_yes_no:  # only quotes: never adds an entry or a cell beside a misspelt key
+        if renames or rename:
+            raise OverlayError(
+                "--quote-yes-no only quotes yes/no answers; run --renames or --rename on its "
+                "own. Nothing was written",
+                path=path,
+            )
+        return quote_only(text, path, max_bytes)
     source = header_text(schema) if text is None else text
     requoted: tuple[Requoted, ...] = ()
-    if quote_yes_no:
-        source, requoted = requote(source, path)
     layout = locate(source, path)
     fresh = ledger.by_id()
     refuse_unwritable_ids(fresh.values(), path)
