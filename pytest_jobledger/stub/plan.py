@@ -106,7 +106,8 @@ def stub_overlay(
     orphans = [e.id for e in layout.entries if e.id not in fresh and not _in(e.id, manual)]
     unsigned = [job for job_id, job in fresh.items() if not signed(job_id)]
     unsigned = [job for job in unsigned if not _in(job.id, manual)]
-    pairs, ambiguous = pair(orphans, unsigned, previous.by_id() if previous else {})
+    before = previous.by_id() if previous else {}
+    pairs, ambiguous = pair(orphans, unsigned, before)
     moves = (*((manual,) if manual else ()), *(pairs if renames else ()))
     targets = {move.new for move in moves}
     replaced = tuple(sorted(target for target in targets if target in entries))
@@ -127,6 +128,7 @@ def stub_overlay(
         filled_as = {final[job_id]: cells for job_id, cells in fills.items()}
         verify(source, new_text, path, to_add, move_map, set(replaced), filled_as, placeholder)
         gate_reads_it(text, new_text, path, max_bytes)
+    unmatched = _unmatched(orphans, pairs, ambiguous) if to_add else ()
     return StubResult(
         text=new_text,
         original=text,
@@ -138,7 +140,8 @@ def stub_overlay(
         filled=filled,
         unfillable=unfillable,
         requoted=requoted,
-        unmatched=_unmatched(orphans, pairs, ambiguous) if to_add else (),
+        unmatched=tuple(o for o in unmatched if o in before),
+        unseen=tuple(o for o in unmatched if o not in before),
     )
 
 
