@@ -407,6 +407,12 @@ def create_private_file(path: Path, data: bytes) -> None:
         os.unlink(temporary)
 
 
+def null_device() -> int:
+    """A descriptor open for writing on the null device, where output nobody reads goes (the
+    caller closes it)."""
+    return os.open(os.devnull, os.O_WRONLY | _CLOEXEC)
+
+
 def scratch_folder(parent: Path, name: str) -> Path:
     """A new empty folder ``name`` in a private scratch folder this process made."""
     path = parent / name

@@ -9,10 +9,10 @@ them out of that pool. Asserted by what the pool holds, never by a time.
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
+from repo_files import copy_tracked
 
 from pytest_jobledger.baseline.model import Baseline, Entry
 from pytest_jobledger.findings import Kind
@@ -30,7 +30,7 @@ def test_stale_entries_leave_no_phase_reports_for_pytest_to_scan(
     pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, xdist: list[str]
 ) -> None:
     root = pytester.path / "shop"
-    shutil.copytree(EXAMPLE, root)
+    copy_tracked(EXAMPLE, root)
     entries = [Entry(f"gone.mod{n}.job", "idempotent", Kind.UNSIGNED) for n in range(STALE)]
     (root / "overlays" / "jobledger-baseline.json").write_text(Baseline.of(entries).dumps())
     (root / "conftest.py").write_text(CONFTEST)

@@ -13,12 +13,12 @@ from __future__ import annotations
 import ast
 import json
 import os
-import shutil
 import stat
 import threading
 from pathlib import Path
 
 import pytest
+from repo_files import copy_tracked
 
 from pytest_jobledger import atomic
 from pytest_jobledger.cli import main
@@ -291,7 +291,7 @@ def test_a_runner_file_is_appended_to(tmp_path: Path) -> None:
 
 
 def _example(root: Path) -> Path:
-    shutil.copytree(EXAMPLE, root)
+    copy_tracked(EXAMPLE, root)
     return root
 
 

@@ -49,8 +49,10 @@ def problem_lines(ledger: Ledger) -> list[str]:
 
 def run(args: argparse.Namespace) -> int:
     config = config_from_args(args)
-    extraction = extract(config, progress=TerminalProgress(forced=args.progress))
+    progress = TerminalProgress(forced=args.progress)
+    extraction = extract(config, progress=progress)
     ledger = extraction.ledger
+    progress.finish(jobs=len(ledger.jobs))
     for warning in extraction.warnings:
         say(one_line(f"warning: {warning}"), file=sys.stderr)
     empty = empty_scan(ledger, config)

@@ -7,11 +7,12 @@ checks: the status items first, then the join's.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import hashlib
 
 from .. import git
-from ..baseline import apply_baseline, read_baseline
+from ..baseline import apply_baseline, held_by_base, read_baseline
 from ..config import Config
 from ..errors import OverlayError
 from ..extract import extract_ledger
@@ -84,7 +85,10 @@ def evaluate(
         overlay=overlay.sha256 if overlay is not None else None,
     )
     result = GateResult(tuple(status) + joined.checks, joined.jobs, changes=changes, inputs=inputs)
-    return apply_baseline(result, known, config.display(config.baseline_path))
+    # With a base, only entries the base's baseline holds apply; the others fail (baseline/base).
+    known, grown = held_by_base(config, base, known)
+    result = apply_baseline(result, known, config.display(config.baseline_path))
+    return dataclasses.replace(result, checks=result.checks + grown) if grown else result
 
 
 def _roster(config: Config, status: list[Check]) -> Roster | None:

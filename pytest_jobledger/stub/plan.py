@@ -26,7 +26,7 @@ from .emit import IMPLICIT_KEY_LIMIT, comment_text, entry_lines, placeholder_for
 from .fill import fill_text, plan_fills
 from .layout import EntrySpan, Layout, locate
 from .proof import verify
-from .quoting import quote_yes_no as requote
+from .quoting import quote_only
 from .refusals import gate_reads_it, refuse_oversized, refuse_unwritable_ids
 from .rename import by_hand
 from .result import Added, Requoted, StubResult
@@ -78,15 +78,21 @@ def stub_overlay(
 ) -> StubResult:
     """The overlay with an entry for every unsigned job, the cells newly required in existing
     entries, and (with ``renames``) moved entries; ``rename`` moves one entry by hand and
-    ``quote_yes_no`` quotes unquoted ``yes``/``no`` cell values.
+    ``quote_yes_no`` only quotes unquoted ``yes``/``no`` cell values (nothing else changes).
 
     Raises :class:`OverlayError` (located) when the text does not parse or cannot take new
     entries without rewriting a line a person wrote, or when ``rename`` is refused.
     """
+    if quote_yes_no:  # only quotes: never adds an entry or a cell beside a misspelt key
+        if renames or rename:
+            raise OverlayError(
+                "--quote-yes-no only quotes yes/no answers; run --renames or --rename on its "
+                "own. Nothing was written",
+                path=path,
+            )
+        return quote_only(text, path, max_bytes)
     source = header_text(schema) if text is None else text
     requoted: tuple[Requoted, ...] = ()
-    if quote_yes_no:
-        source, requoted = requote(source, path)
     layout = locate(source, path)
     fresh = ledger.by_id()
     refuse_unwritable_ids(fresh.values(), path)
@@ -100,7 +106,8 @@ def stub_overlay(
     orphans = [e.id for e in layout.entries if e.id not in fresh and not _in(e.id, manual)]
     unsigned = [job for job_id, job in fresh.items() if not signed(job_id)]
     unsigned = [job for job in unsigned if not _in(job.id, manual)]
-    pairs, ambiguous = pair(orphans, unsigned, previous.by_id() if previous else {})
+    before = previous.by_id() if previous else {}
+    pairs, ambiguous = pair(orphans, unsigned, before)
     moves = (*((manual,) if manual else ()), *(pairs if renames else ()))
     targets = {move.new for move in moves}
     replaced = tuple(sorted(target for target in targets if target in entries))
@@ -121,6 +128,7 @@ def stub_overlay(
         filled_as = {final[job_id]: cells for job_id, cells in fills.items()}
         verify(source, new_text, path, to_add, move_map, set(replaced), filled_as, placeholder)
         gate_reads_it(text, new_text, path, max_bytes)
+    unmatched = _unmatched(orphans, pairs, ambiguous) if to_add else ()
     return StubResult(
         text=new_text,
         original=text,
@@ -132,7 +140,8 @@ def stub_overlay(
         filled=filled,
         unfillable=unfillable,
         requoted=requoted,
-        unmatched=_unmatched(orphans, pairs, ambiguous) if to_add else (),
+        unmatched=tuple(o for o in unmatched if o in before),
+        unseen=tuple(o for o in unmatched if o not in before),
     )
 
 

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import errno
 import os
-import shutil
 from pathlib import Path
 from typing import Any
 
 import pytest
+from repo_files import copy_tracked
 
 from pytest_jobledger import audit
 from pytest_jobledger.audit import log as audit_log
@@ -102,7 +102,7 @@ def test_a_refused_verdict_leaves_no_line(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     root = tmp_path / "shop"
-    shutil.copytree(REPO / "examples" / "celery", root)
+    copy_tracked(REPO / "examples" / "celery", root)
     ask = ["verdict", "acme_shop.celery_app.ping", "--root", str(root), "--action", "retry"]
     assert main(ask) == 3
     before = log_in(root).read_bytes()

@@ -4,10 +4,10 @@ verdict that fails closed when the store cannot be reached or refuses the write.
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
+from repo_files import copy_tracked
 
 from pytest_jobledger import audit
 from pytest_jobledger.cli import main
@@ -104,7 +104,7 @@ def test_redaction() -> None:
 @pytest.fixture
 def shop(tmp_path: Path) -> Path:
     root = tmp_path / "shop"
-    shutil.copytree(REPO / "examples" / "celery", root)
+    copy_tracked(REPO / "examples" / "celery", root)
     return root
 
 

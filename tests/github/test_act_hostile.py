@@ -17,12 +17,12 @@ four gate runs still reported its finding as annotation, outputs and SARIF.
 from __future__ import annotations
 
 import json
-import shutil
 import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+from repo_files import copy_tracked
 
 from . import _act, _hostile
 from ._act import commands_acted_on
@@ -85,15 +85,15 @@ def where_label(where: str) -> str:
 
 def make_repo(base: Path, markers: Path) -> Path:
     repo = base / "repo"
-    shutil.copytree(EXAMPLE / "src", repo / "src")
-    shutil.copytree(EXAMPLE / "generated", repo / "generated")
+    copy_tracked(EXAMPLE / "src", repo / "src")
+    copy_tracked(EXAMPLE / "generated", repo / "generated")
     (repo / "pyproject.toml").write_text('[tool.jobledger]\npaths = ["src"]\n', encoding="utf-8")
     _hostile.overlay_is_code(repo, markers, "root")
     for where, (step, ini) in PROJECTS.items():
         folder = repo / where
         label = where_label(where)
         if where != ".":
-            shutil.copytree(EXAMPLE, folder)
+            copy_tracked(EXAMPLE, folder)
             overlay = folder / "overlays" / "job_policy.yaml"
             text = overlay.read_text(encoding="utf-8")
             overlay.write_text(text + f'\n  {orphan(step)}:\n    idempotent: "no"\n', "utf-8")
@@ -211,7 +211,7 @@ def test_a_planted_git_directory_runs_nothing_on_a_pull_request(
     evil = base / "evil"
     programs(evil, markers)
     repo = base / "repo"
-    shutil.copytree(EXAMPLE, repo)
+    copy_tracked(EXAMPLE, repo)
     workflows = repo / ".github" / "workflows"
     workflows.mkdir(parents=True)
     (workflows / "gate.yml").write_text(

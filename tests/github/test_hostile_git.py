@@ -24,6 +24,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from repo_files import copy_tracked
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLE = REPO / "examples" / "celery"
@@ -211,7 +212,7 @@ def pull_request(tmp_path: Path, subfolder: bool, forged_cache: bool = False) ->
     committed ledger left as the base had it) and plants git directories everywhere."""
     top = tmp_path / "repo"
     root = top / "shop" if subfolder else top
-    shutil.copytree(EXAMPLE, root)
+    copy_tracked(EXAMPLE, root)
     markers, scratch, evil = tmp_path / "markers", tmp_path / "scratch", tmp_path / "evil"
     markers.mkdir()
     scratch.mkdir()

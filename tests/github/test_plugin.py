@@ -8,6 +8,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from repo_files import copy_tracked
 
 from ._commands import Command, active_commands, commands
 
@@ -20,7 +21,7 @@ def project(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> Path:
     """The celery example below a workspace, with one unquoted yes and one orphan entry."""
     workspace = pytester.path
     root = workspace / "services" / "shop"
-    shutil.copytree(EXAMPLE, root)
+    copy_tracked(EXAMPLE, root)
     overlay = root / OVERLAY
     text = overlay.read_text(encoding="utf-8")
     text = text.replace('idempotent: "yes"', "idempotent: yes", 1)
