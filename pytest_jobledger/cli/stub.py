@@ -25,7 +25,7 @@ from ..extract import extract_ledger
 from ..ledger.model import Ledger
 from ..ledger.store import committed_ledger
 from ..overlay.reader import MAX_OVERLAY_BYTES, OVERLAY_BYTES_CEILING, read_overlay_bytes
-from ..stub.plan import StubResult, stub_overlay
+from ..stub.plan import StubResult, is_empty_overlay, stub_overlay
 from ..text import one_line
 from .common import config_from_args
 
@@ -157,7 +157,7 @@ def _stub_locked(
         blocked_values=config.blocked_values,
         renames=args.renames,
         path=label,
-        schema=schema_reference(config) if text is None else None,
+        schema=schema_reference(config) if text is None or is_empty_overlay(text) else None,
         max_bytes=limit,
         rename=tuple(args.rename) if args.rename else None,
         quote_yes_no=args.quote_yes_no,
