@@ -227,3 +227,32 @@ def _fsync_folder(folder: Path) -> None:
             os.fsync(fd)
         finally:
             os.close(fd)
+
+
+def exchange(first: Path, second: Path) -> bool:
+    """Swap two files of one folder atomically (Linux ``renameat2`` with ``RENAME_EXCHANGE``, an
+    OS call through libc): afterwards ``second`` holds what ``first`` held and ``first`` exactly
+    what was displaced, so a writer can see whether someone saved meanwhile and put it back.
+    Returns ``False`` where the platform or file system has no such call (the caller falls back
+    to :func:`os.replace`); raises ``OSError`` for any other failure."""
+    import ctypes
+    import errno
+    import sys
+
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        renameat2 = libc.renameat2
+    except (OSError, AttributeError):
+        return False  # a libc without renameat2 (glibc before 2.28, some musl builds)
+    renameat2.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p]
+    renameat2.argtypes += [ctypes.c_uint]
+    renameat2.restype = ctypes.c_int
+    at_fdcwd, rename_exchange = -100, 2
+    if renameat2(at_fdcwd, os.fsencode(first), at_fdcwd, os.fsencode(second), rename_exchange):
+        code = ctypes.get_errno()
+        if code in (errno.ENOSYS, errno.EINVAL, errno.EOPNOTSUPP):
+            return False  # no such call, or a file system that cannot exchange
+        raise OSError(code, os.strerror(code), str(first), None, str(second))
+    return True
