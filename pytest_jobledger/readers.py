@@ -83,6 +83,12 @@ def parse_yaml(text: str) -> Any:
     """``text`` read as YAML 1.2 round-trip data, strictly: a duplicate key or any ruamel warning
     is refused, and dates stay the text they are (YAML 1.2 has no timestamp type)."""
 
+    line = flow_too_deep(text)
+    if line is not None:
+        raise Unreadable(
+            Problem(f"brackets ([ or {{) nest more than {MAX_FLOW_DEPTH} deep", line, "deep")
+        )
+
     def load(source: str) -> Any:
         reader = YAML(typ="rt")
         reader.Constructor = TextTimestampConstructor
@@ -150,6 +156,24 @@ def long_number(text: str) -> Problem | None:
         text.count("\n", 0, match.start()) + 1,
         "number",
     )
+
+
+#: No file jobledger reads as YAML needs more; ruamel's scanner slows down badly on deeper flow
+#: nesting (seconds for a few thousand brackets), so deeper is refused before parsing.
+MAX_FLOW_DEPTH = 64
+
+
+def flow_too_deep(text: str) -> int | None:
+    """The line where ``[``/``{`` first nest deeper than :data:`MAX_FLOW_DEPTH`, else ``None``."""
+    depth = 0
+    for match in _BRACKETS.finditer(text):
+        if match.group() in "[{":
+            depth += 1
+            if depth > MAX_FLOW_DEPTH:
+                return text.count("\n", 0, match.start()) + 1
+        elif depth:
+            depth -= 1
+    return None
 
 
 def deep_line(text: str) -> int:
