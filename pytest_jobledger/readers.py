@@ -7,11 +7,13 @@ for an integer literal of 4,301+ digits (CPython's int-string limit), a ``Recurs
 nesting, a ``MemoryError``, a ``UnicodeDecodeError``, and ruamel.yaml's warnings (a reused
 ``&anchor``). Each caller then says what its file is, in its own located message; no reader may
 end in a traceback. The adapter that locates YAML libraries' errors lives here too, so the
-overlay, the roster, the drafts file and the stub explain a file the same way.
+overlay, the roster, the drafts file and the stub explain a file the same way. ruamel.yaml is
+imported only when YAML is read: a pytest session without ``--jobledger`` never loads it.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import sys
@@ -24,10 +26,6 @@ if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover - Python 3.10
     import tomli as tomllib  # type: ignore[import-not-found,unused-ignore]
-
-from ruamel.yaml import YAML
-from ruamel.yaml.constructor import DuplicateKeyError, RoundTripConstructor
-from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
 T = TypeVar("T")
 
@@ -90,8 +88,10 @@ def parse_yaml(text: str) -> Any:
         )
 
     def load(source: str) -> Any:
+        from ruamel.yaml import YAML
+
         reader = YAML(typ="rt")
-        reader.Constructor = TextTimestampConstructor
+        reader.Constructor = text_timestamp_constructor()
         reader.allow_duplicate_keys = False
         with warnings.catch_warnings():
             warnings.simplefilter("error")
@@ -100,13 +100,19 @@ def parse_yaml(text: str) -> Any:
     return guarded(load, text, yaml_problem)
 
 
-class TextTimestampConstructor(RoundTripConstructor):
-    """ruamel's round-trip constructor, with timestamps kept as the text they are in YAML 1.2."""
+@functools.cache
+def text_timestamp_constructor() -> type[Any]:
+    """ruamel's round-trip constructor, with timestamps kept as the text they are in YAML 1.2
+    (made on first use, so that importing this module does not import ruamel.yaml)."""
+    from ruamel.yaml.constructor import RoundTripConstructor
 
+    class TextTimestampConstructor(RoundTripConstructor):
+        """Timestamps stay text."""
 
-TextTimestampConstructor.add_constructor(
-    "tag:yaml.org,2002:timestamp", RoundTripConstructor.construct_yaml_str
-)
+    TextTimestampConstructor.add_constructor(
+        "tag:yaml.org,2002:timestamp", RoundTripConstructor.construct_yaml_str
+    )
+    return TextTimestampConstructor
 
 
 def guarded(
@@ -244,6 +250,9 @@ _WARNING_LINE = re.compile(r"line (\d+), column")
 def yaml_problem(error: BaseException, text: str) -> Problem | None:
     """A located problem for an error or warning ruamel.yaml or PyYAML raised (``None``: it is
     none of theirs)."""
+    from ruamel.yaml.constructor import DuplicateKeyError
+    from ruamel.yaml.error import MarkedYAMLError, YAMLError
+
     if isinstance(error, DuplicateKeyError):
         return Problem(_duplicate(error), _line(error, text), "duplicate")
     if isinstance(error, MarkedYAMLError) or _is_pyyaml_marked(error):
@@ -273,7 +282,7 @@ def _is_pyyaml_marked(error: BaseException) -> bool:
     return hasattr(error, "problem_mark") and hasattr(error, "problem")
 
 
-def _duplicate(error: DuplicateKeyError) -> str:
+def _duplicate(error: Any) -> str:
     match = _DUPLICATE.search(str(error.problem))
     key = match.group(1) if match else "?"
     first = error.context_mark.line + 1 if error.context_mark is not None else None
