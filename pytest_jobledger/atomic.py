@@ -241,7 +241,8 @@ def atomic_write(
     encoding: str = "utf-8",
     guard: Callable[[], None] | None = None,
     named_by_operator: bool = False,
-) -> None:
+    expected: bytes | None = None,
+) -> bool:
     """Replace ``path`` with ``data`` so that readers see either the old or the new file, whole.
 
     ``path`` must stay inside ``root`` unless ``named_by_operator`` (a ``-o PATH`` typed on the
@@ -251,6 +252,11 @@ def atomic_write(
     overlay there, so an editor's save that landed while the stub worked is never overwritten).
     Temporary files that an earlier writer left behind (killed mid-write) are removed first
     (:func:`remove_stale_temporaries`).
+
+    With ``expected`` (the bytes the caller read), the new file is swapped in with
+    :func:`exchange` where the platform can, and what it displaced is compared: a save that
+    landed after ``guard`` is put back and :class:`ChangedMeanwhile` raised. Returns whether that
+    swap guaranteed it (``False``: a plain rename, after ``guard``).
     """
     payload = data.encode(encoding) if isinstance(data, str) else data
     with _place(path, root, named_by_operator=named_by_operator) as place:
@@ -261,12 +267,22 @@ def atomic_write(
                 "if the tool may replace it"
             )
         remove_stale_temporaries(place.path)
-        _replace(place, payload, mode, guard)
+        swap = expected if place.existing is not None else None
+        return _replace(place, payload, mode, guard, swap)
+
+
+class ChangedMeanwhile(OSError):
+    """The file changed after it was read and before it was replaced; the newer text was put
+    back and nothing was written."""
 
 
 def _replace(
-    place: _Place, payload: bytes, mode: int | None, guard: Callable[[], None] | None
-) -> None:
+    place: _Place,
+    payload: bytes,
+    mode: int | None,
+    guard: Callable[[], None] | None,
+    expected: bytes | None,
+) -> bool:
     folder = place.folder_fd
     temporary = f".{place.name}.{_random_word()}.tmp"
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _CLOEXEC
@@ -284,13 +300,38 @@ def _replace(
             os.fchmod(handle.fileno(), mode)
             if guard is not None:
                 guard()
-            os.replace(temporary, place.name, src_dir_fd=folder, dst_dir_fd=folder)
+            swapped = expected is not None and exchange(temporary, place.name, dir_fd=folder)
+            if swapped:
+                _keep_a_newer_save(folder, temporary, place.name, payload, expected)
+                os.unlink(temporary, dir_fd=folder)
+            else:
+                os.replace(temporary, place.name, src_dir_fd=folder, dst_dir_fd=folder)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(temporary, dir_fd=folder)
         raise
     with contextlib.suppress(OSError):
         os.fsync(folder)
+    return swapped
+
+
+def _keep_a_newer_save(
+    folder: int, temporary: str, name: str, payload: bytes, expected: bytes | None
+) -> None:
+    """After the swap ``temporary`` holds what was displaced: unless it is what the caller read,
+    swap it back (and again if yet another save replaced ours meanwhile, so the newest stays)."""
+    if _read_at(folder, temporary) == expected:
+        return
+    exchange(temporary, name, dir_fd=folder)
+    if _read_at(folder, temporary) != payload:
+        exchange(temporary, name, dir_fd=folder)
+    raise ChangedMeanwhile(f"{name} changed while it was being replaced; the newer text was kept")
+
+
+def _read_at(folder: int, name: str) -> bytes:
+    fd = os.open(name, os.O_RDONLY | _NOFOLLOW | _CLOEXEC, dir_fd=folder)
+    with os.fdopen(fd, "rb") as handle:
+        return handle.read()
 
 
 def open_append(path: Path, *, root: Path) -> int:
@@ -482,3 +523,34 @@ def _writer_gone(candidate: Path, age: float) -> bool:
 def _random_word() -> str:
     """What :func:`tempfile.mkstemp` puts between prefix and suffix (so the cleanup knows it)."""
     return "".join(secrets.choice("abcdefghijklmnopqrstuvwxyz0123456789_") for _ in range(8))
+
+
+def exchange(first: Path | str, second: Path | str, *, dir_fd: int | None = None) -> bool:
+    """Swap two files of one folder atomically (Linux ``renameat2`` with ``RENAME_EXCHANGE``, an
+    OS call through libc; names relative to ``dir_fd`` when given): afterwards ``second`` holds
+    what ``first`` held and ``first`` exactly what was displaced, so a writer can see whether
+    someone saved meanwhile and put it back.
+    Returns ``False`` where the platform or file system has no such call (the caller falls back
+    to :func:`os.replace`); raises ``OSError`` for any other failure."""
+    import ctypes
+    import errno
+    import sys
+
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        renameat2 = libc.renameat2
+    except (OSError, AttributeError):
+        return False  # a libc without renameat2 (glibc before 2.28, some musl builds)
+    renameat2.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p]
+    renameat2.argtypes += [ctypes.c_uint]
+    renameat2.restype = ctypes.c_int
+    at_fdcwd, rename_exchange = -100, 2
+    folder = at_fdcwd if dir_fd is None else dir_fd
+    if renameat2(folder, os.fsencode(first), folder, os.fsencode(second), rename_exchange):
+        code = ctypes.get_errno()
+        if code in (errno.ENOSYS, errno.EINVAL, errno.EOPNOTSUPP):
+            return False  # no such call, or a file system that cannot exchange
+        raise OSError(code, os.strerror(code), str(first), None, str(second))
+    return True

@@ -8,7 +8,6 @@ from __future__ import annotations
 import os
 import re
 import shlex
-import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,12 +29,8 @@ from .overlay.cells import (
 )
 from .overlay.reader import MAX_OVERLAY_BYTES, OVERLAY_BYTES_CEILING
 from .paths import is_git_name, outside_reason, read_regular, real
+from .readers import Unreadable, decode_utf8, parse_toml
 from .text import did_you_mean, one_line
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - exercised on 3.10 only
-    import tomli as tomllib  # type: ignore[import-not-found,unused-ignore]
 
 DEFAULT_EXCLUDE: tuple[str, ...] = (
     "**/.git/**",
@@ -307,22 +302,25 @@ def _read_table(
     ``[project] name`` (the runbook's title)."""
     try:
         raw = read_regular(path, root=root, limit=MAX_CONFIG_BYTES)
-        text = raw.decode("utf-8")
-        data = tomllib.loads(text)
+        text = decode_utf8(raw)
+        data = parse_toml(text)
     except OSError as exc:
         reason = exc.strerror or str(exc)
         raise ConfigError(f"cannot read configuration: {reason}", path=str(path)) from exc
-    except UnicodeDecodeError as exc:
-        raise ConfigError("configuration is not UTF-8 text", path=str(path)) from exc
-    except tomllib.TOMLDecodeError as exc:
-        line = _toml_error_line(str(exc))
-        raise ConfigError(f"not valid TOML: {exc}", path=str(path), line=line) from exc
-    except (RecursionError, MemoryError) as exc:
-        raise ConfigError(
-            "the TOML is nested too deeply to read (arrays or tables inside one another); "
-            "[tool.jobledger] needs a few levels at most",
-            path=str(path),
-        ) from exc
+    except Unreadable as exc:
+        problem = exc.problem
+        if problem.reason == "encoding":
+            message = "configuration is not UTF-8 text"
+        elif problem.reason == "syntax":
+            message = f"not valid TOML: {problem.detail}"
+        elif problem.reason == "deep":
+            message = (
+                "the TOML is nested too deeply to read (arrays or tables inside one another); "
+                "[tool.jobledger] needs a few levels at most"
+            )
+        else:
+            message = f"configuration cannot be read: {problem.detail}"
+        raise ConfigError(message, path=str(path), line=problem.line) from None
     tool = data.get("tool", {})
     table = tool.get("jobledger") if isinstance(tool, dict) else None
     if table is not None and not isinstance(table, dict):
@@ -356,11 +354,6 @@ def key_lines(text: str) -> dict[str, int]:
         elif inside and (match := _KEY.match(line)):
             lines.setdefault(match.group(1), number)
     return lines
-
-
-def _toml_error_line(message: str) -> int | None:
-    match = re.search(r"line (\d+)", message)
-    return int(match.group(1)) if match else None
 
 
 def config_from_table(

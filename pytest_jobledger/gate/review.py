@@ -11,7 +11,6 @@ same pull request (for example updating ``reviewed_on``); comments and order do 
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 
 from .. import git
@@ -22,6 +21,7 @@ from ..ledger.diff import LedgerDiff, diff_ledgers
 from ..ledger.model import Ledger
 from ..overlay.model import Entry, Overlay
 from ..overlay.reader import MAX_OVERLAY_BYTES, parse_overlay
+from ..readers import Unreadable, parse_json
 from .status import STATUS_JOB
 
 REVIEW_CELL = "review-after-change"
@@ -55,8 +55,8 @@ def read_base(config: Config, ref: str) -> Base:
             "nothing to compare the jobs with"
         ) from exc
     try:
-        ledger = Ledger.from_json(json.loads(raw.decode("utf-8")))
-    except (ValueError, KeyError, TypeError, AttributeError) as exc:
+        ledger = Ledger.from_json(parse_json(raw.decode("utf-8")))
+    except (Unreadable, ValueError, KeyError, TypeError, AttributeError) as exc:
         raise git.GitUnavailable(
             f"{config.ledger_display} at {ref} is not a ledger jobledger can read"
         ) from exc

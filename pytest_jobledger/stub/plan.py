@@ -27,11 +27,16 @@ from .fill import fill_text, plan_fills
 from .layout import EntrySpan, Layout, locate
 from .proof import verify
 from .quoting import quote_only
-from .refusals import gate_reads_it, refuse_oversized, refuse_unwritable_ids
+from .refusals import (
+    gate_reads_it,
+    refuse_oversized,
+    refuse_unwritable_ids,
+    refuse_what_the_gate_refuses,
+)
 from .rename import by_hand
 from .result import Added, Requoted, StubResult
 
-__all__ = ["StubResult", "header_text", "is_placeholder", "stub_overlay"]
+__all__ = ["StubResult", "header_text", "is_empty_overlay", "is_placeholder", "stub_overlay"]
 
 HEADER = (
     "# Job policy overlay: the promises a person signs for each background job.",
@@ -83,6 +88,8 @@ def stub_overlay(
     Raises :class:`OverlayError` (located) when the text does not parse or cannot take new
     entries without rewriting a line a person wrote, or when ``rename`` is refused.
     """
+    if text is not None:
+        refuse_what_the_gate_refuses(text, path, max_bytes)
     if quote_yes_no:  # only quotes: never adds an entry or a cell beside a misspelt key
         if renames or rename:
             raise OverlayError(
@@ -91,7 +98,7 @@ def stub_overlay(
                 path=path,
             )
         return quote_only(text, path, max_bytes)
-    source = header_text(schema) if text is None else text
+    source = header_text(schema) if text is None else _with_jobs_key(text, schema)
     requoted: tuple[Requoted, ...] = ()
     layout = locate(source, path)
     fresh = ledger.by_id()
@@ -123,11 +130,13 @@ def stub_overlay(
     placeholder = placeholder_for(blocked_values)
     plan = _Plan(layout, path, required_cells, placeholder)
     new_text = plan.apply(to_add, move_map, set(replaced), fills)
+    if text is not None and is_empty_overlay(text) and new_text == source:
+        new_text = text  # nothing to add to an empty overlay: it stays as it is
     if new_text != (source if text is None else text):
         refuse_oversized(new_text, path, max_bytes)  # cheap, so first
         filled_as = {final[job_id]: cells for job_id, cells in fills.items()}
         verify(source, new_text, path, to_add, move_map, set(replaced), filled_as, placeholder)
-        gate_reads_it(text, new_text, path, max_bytes)
+        gate_reads_it(new_text, path, max_bytes)
     unmatched = _unmatched(orphans, pairs, ambiguous) if to_add else ()
     return StubResult(
         text=new_text,
@@ -143,6 +152,28 @@ def stub_overlay(
         unmatched=tuple(o for o in unmatched if o in before),
         unseen=tuple(o for o in unmatched if o not in before),
     )
+
+
+def is_empty_overlay(text: str) -> bool:
+    """Whether ``text`` holds no YAML at all: empty, blank lines or comments only (the README: an
+    empty overlay is an empty one, not an error)."""
+    for line in text.lstrip("\ufeff").split("\n"):
+        body = line.strip(" \t\r")
+        if body and not body.startswith("#"):
+            return False
+    return True
+
+
+def _with_jobs_key(text: str, schema: str | None) -> str:
+    """What the stub edits: ``text`` itself, or for an empty overlay the start of one after
+    every byte it holds (a blank file gets a new file's header, comments get ``jobs:``)."""
+    if not is_empty_overlay(text):
+        return text
+    newline = "\r\n" if "\r\n" in text else "\n"
+    ending = "" if text.endswith("\n") or not text.strip("\ufeff") else newline
+    if not text.strip(" \t\r\n\ufeff"):
+        return f"{text}{ending}{header_text(schema, newline)}"
+    return f"{text}{ending}jobs:{newline}"
 
 
 def _unmatched(

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from pytest_jobledger import cli
+from pytest_jobledger import atomic, cli
 from pytest_jobledger.cli import stub as stub_command
 from pytest_jobledger.ledger.model import Job, Ledger
 
@@ -53,6 +53,8 @@ def test_a_failure_mid_write_leaves_the_old_file_whole(
         monkeypatch.setattr(os, "fdopen", boom)
     else:
         monkeypatch.setattr(os, step, boom)
+    if step == "replace":  # on Linux the rename is an exchange (atomic.atomic_write)
+        monkeypatch.setattr(atomic, "exchange", boom)
     assert cli.main(["stub"]) == 2
     assert overlay.read_text() == SIGNED
     assert sorted(p.name for p in overlay.parent.iterdir()) == ["job_policy.yaml"]
