@@ -126,7 +126,7 @@ def _draft_jobs(
                 skipped += 1
                 continue
             if args.dry_run:
-                say(one_line(request.payload().decode("utf-8").rstrip("\n")))
+                say_line(one_line(request.payload().decode("utf-8").rstrip("\n")))
                 continue
             try:
                 text = run_command(argv, request.payload(), cwd=config.root, timeout=args.timeout)
