@@ -38,6 +38,8 @@ class Scanner:
         files: Sequence[SourceFile],
         words: Words | None,
         retained_work: int | None = None,
+        *,
+        aliases: frozenset[str] = frozenset(),
     ) -> None:
         self.config = config
         canonical: dict[str, str] = {}
@@ -60,7 +62,9 @@ class Scanner:
             instance_classes=frozenset(instances),
             decorator_keys=frozenset(keys),
         )
-        self.sites = Sites(self.index, config, RowBuilder(self.index, config), words)
+        self.sites = Sites(
+            self.index, config, RowBuilder(self.index, config), words, aliases=aliases
+        )
         self.by_path = {source.rel_path: source for source in files}
 
     def scan(self, source: SourceFile) -> ScanRecord:

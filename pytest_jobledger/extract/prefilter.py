@@ -21,7 +21,7 @@ the filter must equal the ledger that parses and scans every file):
 2. A binding can make ``v`` an alias only in the shapes :meth:`.resolve.ProjectIndex._binding`
    follows: ``import a.w as v``, ``from a import w as v``, ``v = a.w``, ``v = a.w(...)`` (a preset)
    and ``v = partial(a.w, ...)``, and only when that ``w`` is a framework word, a configured last
-   name or already an alias (:func:`new_aliases`, from :func:`bind_facts`). Star imports re-export
+   name or already an alias (:func:`alias_closure`, from :func:`bind_facts`). Star imports re-export
    names spelled the same. So the aliases are a least fixed point computed from the text of every
    file, starting from the framework words (:meth:`Words.with_aliases`).
 3. So a file can register a job only if a relevant word occurs where a callee ends: followed by
@@ -334,10 +334,19 @@ def _ast_sources(value: ast.expr) -> tuple[str, ...]:
     return tuple(word for word in (callee, first) if word is not None)
 
 
-def new_aliases(binds: Iterable[BindFact], words: Words) -> set[str]:
-    """The names these bindings make aliases under ``words`` that ``words`` does not yet have."""
-    return {
-        name
-        for name, sources in binds
-        if name not in words.aliases and any(words.source(source) for source in sources)
-    }
+def alias_closure(binds: Iterable[BindFact], words: Words) -> set[str]:
+    """Every name the bindings make an alias under ``words``: the least fixed point of point 2,
+    reached in one pass over a graph from each source word to the names bound from it, so the
+    cost is linear in the number of bindings (a chain ``a1 = a0``, ``a2 = a1``, ... included)."""
+    by_source: dict[str, list[str]] = {}
+    for name, sources in binds:
+        for source in sources:
+            by_source.setdefault(source, []).append(name)
+    found: set[str] = set()
+    todo = [source for source in by_source if words.source(source)]
+    while todo:
+        for name in by_source.get(todo.pop(), ()):
+            if name not in found:
+                found.add(name)
+                todo.append(name)
+    return found

@@ -207,25 +207,46 @@ class ProjectIndex:
     def resolve_name(self, summary: ModuleSummary, name: str, depth: int = 0) -> Ref | None:
         """What ``name`` means at module level in ``summary``'s module: ``None`` when it is not
         bound there (a builtin, or a name only a function defines)."""
-        local = f"{summary.source.module}.{name}"
+        module = summary.source.module
         if depth > MAX_DEPTH:
-            return _too_deep(local)
-        bindings = summary.bindings.get(name)
-        if not bindings:
-            for star in reversed(summary.star_imports):
-                ref = self.follow(f"{star}.{name}", depth + 1)
-                if ref is not None and ref.refusal is None:
-                    return ref
-            return None
-        binding = _single(bindings)
-        if binding is None:
-            lines = ", ".join(str(b.line) for b in bindings)
-            reason = (
-                f"{name} is bound more than once in {summary.source.rel_path} (lines {lines}) "
-                "and the parser cannot tell which binding is in force"
-            )
-            return refused(local, Refusal(Pattern.AMBIGUOUS_NAME, reason, summary, name))
-        return self._binding(summary, name, binding, depth)
+            return _too_deep(f"{module}.{name}")
+        # ``b = a`` in the same module is followed in a loop, not by recursion: a chain of such
+        # aliases costs time linear in its length and never reaches the depth limit; a cycle of
+        # them is refused as too complex.
+        passed: list[str] = []
+        while True:
+            local = f"{module}.{name}"
+            bindings = summary.bindings.get(name)
+            if not bindings:
+                ref = self._star_imported(summary, name, depth)
+                break
+            binding = _single(bindings)
+            if binding is None:
+                lines = ", ".join(str(b.line) for b in bindings)
+                reason = (
+                    f"{name} is bound more than once in {summary.source.rel_path} (lines "
+                    f"{lines}) and the parser cannot tell which binding is in force"
+                )
+                return refused(local, Refusal(Pattern.AMBIGUOUS_NAME, reason, summary, name))
+            value = binding.value
+            if binding.kind == "assign" and isinstance(value, cst.Name):
+                if local in passed:
+                    return _too_deep(passed[0])
+                passed.append(local)
+                name = value.value
+                continue
+            ref = self._binding(summary, name, binding, depth)
+            break
+        if ref is None or ref.refusal is not None or not passed:
+            return ref
+        return replace(ref, names=ref.names | frozenset(passed))
+
+    def _star_imported(self, summary: ModuleSummary, name: str, depth: int) -> Ref | None:
+        for star in reversed(summary.star_imports):
+            ref = self.follow(f"{star}.{name}", depth + 1)
+            if ref is not None and ref.refusal is None:
+                return ref
+        return None
 
     def candidates(self, refusal: Refusal) -> tuple[Ref, ...]:
         """For a name bound more than once: what each binding would make of it (with the

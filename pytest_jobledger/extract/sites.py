@@ -48,6 +48,9 @@ class Sites:
     #: The configured decorators some place matched (a configured name nothing matches, and
     #: that no scanned module defines, is worth a warning).
     matched: set[str] = field(default_factory=set)
+    #: The names the tree binds to a job decorator (:func:`.prefilter.alias_closure`), known
+    #: whether or not places are filtered: a refused alias of one is reported.
+    aliases: frozenset[str] = frozenset()
 
     def match(self, ref: Ref) -> Match | None:
         found = match(ref, self.config)
@@ -187,7 +190,11 @@ class Sites:
             found = self.match(candidate)
             if found is not None:
                 return f"a {found.framework} job"
-        return "a job" if spelled_like_a_job(spelled, self.config) else None
+        if spelled_like_a_job(spelled, self.config):
+            return "a job"
+        if spelled.rsplit(".", 1)[-1] in self.aliases:
+            return "a job (it is bound to a job decorator)"
+        return None
 
     def _refused(
         self,
