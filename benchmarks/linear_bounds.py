@@ -1,0 +1,137 @@
+"""Issue 19's linear bounds: the same hostile inputs extracted by two checkouts, side by side.
+
+    python benchmarks/linear_bounds.py --before /path/to/old/checkout [--after .] [--timeout 600]
+
+Each input is a small project written to a temporary folder; each checkout extracts it in its own
+child process (``python -m pytest_jobledger extract --no-cache`` with ``PYTHONPATH`` set to that
+checkout, run from it), and the wall time, the exit status and what the ledger holds are printed, with the
+ratio before / after. A run past ``--timeout`` is stopped and shown as ``> timeout``.
+
+Inputs:
+
+- ``chain-1000``, ``chain-2300``: one module binding ``a0 = app.task(...)`` and a chain of 1,000
+  or 2,300 plain aliases (12 KB, 30 KB), the job decorated with the last one;
+- ``modules-300``: 300 modules, each re-importing the previous one's alias under a new name;
+- ``exclude-40k``: 40,000 configured exclude patterns (one per generated file name), 200 modules;
+- ``gitignore-4x1M``: ``respect_gitignore`` and a 1 MiB ``.gitignore`` in each of 4 nested
+  package folders.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+Files = dict[str, str]
+TASK = "from celery import shared_task\n\n\n@shared_task\ndef f():\n    pass\n"
+
+
+def chain(n: int) -> Files:
+    lines = "\n".join(f"a{i} = a{i - 1}" for i in range(1, n))
+    text = (
+        "from celery import Celery\napp = Celery('x')\na0 = app.task(queue=\"billing\")\n"
+        f"{lines}\n\n@a{n - 1}\ndef wire():\n    pass\n"
+    )
+    return {"pkg/__init__.py": "", "pkg/tasks.py": text}
+
+
+def modules(n: int) -> Files:
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/m0.py": "from celery import Celery\napp = Celery('x')\nt0 = app.task()\n",
+        "pkg/tasks.py": f"from .m{n - 1} import t{n - 1} as wire\n\n\n@wire\ndef f():\n    pass\n",
+    }
+    files |= {f"pkg/m{k}.py": f"from .m{k - 1} import t{k - 1} as t{k}\n" for k in range(1, n)}
+    return files
+
+
+def excludes(n: int) -> Files:
+    quoted = ", ".join(f'"pkg/gen_{i:05d}.py"' for i in range(n))
+    files = {"pyproject.toml": f"[tool.jobledger]\nexclude = [{quoted}]\n", "pkg/__init__.py": ""}
+    files |= {f"pkg/mod_{i:03d}.py": TASK for i in range(200)}
+    return files
+
+
+def gitignores(depth: int) -> Files:
+    text = "\n".join(f"ignored_{i:06d}.py" for i in range(58_500))[: 1024 * 1024 - 1]
+    files = {"pyproject.toml": "[tool.jobledger]\nrespect_gitignore = true\n"}
+    for level in range(depth):
+        folder = "/".join(["pkg"] + [f"d{k}" for k in range(level)])
+        files |= {f"{folder}/.gitignore": text, f"{folder}/__init__.py": ""}
+        files |= {f"{folder}/tasks.py": TASK, f"{folder}/ignored_{level:06d}.py": TASK}
+    return files
+
+
+INPUTS: dict[str, Callable[[], Files]] = {
+    "chain-1000": lambda: chain(1000),
+    "chain-2300": lambda: chain(2300),
+    "modules-300": lambda: modules(300),
+    "exclude-40k": lambda: excludes(40_000),
+    "gitignore-4x1M": lambda: gitignores(4),
+}
+
+
+def run(checkout: Path, root: Path, timeout: float) -> tuple[float | None, str]:
+    env = {**os.environ, "PYTHONPATH": str(checkout)}
+    ledger = root / "ledger.json"
+    command = [sys.executable, "-m", "pytest_jobledger", "extract", "--no-cache"]
+    command += ["--root", str(root), "--output", str(ledger)]
+    started = time.perf_counter()
+    try:
+        # run from the checkout: ``-m`` puts the working folder first on the import path
+        done = subprocess.run(
+            command, env=env, cwd=checkout, capture_output=True, text=True, timeout=timeout
+        )
+    except subprocess.TimeoutExpired:
+        return None, "stopped"
+    seconds = time.perf_counter() - started
+    if done.returncode not in (0, 1) or not ledger.is_file():
+        last = (done.stderr or done.stdout).strip().splitlines()[-1:] or [""]
+        return seconds, f"exit {done.returncode}: {last[0][:60]}"
+    data = json.loads(ledger.read_text(encoding="utf-8"))
+    ledger.unlink()
+    patterns = sorted({u["pattern"] for u in data["unsupported"]})
+    return seconds, f"{len(data['jobs'])} jobs, {len(data['unsupported'])} entries {patterns}"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--before", type=Path, required=True)
+    parser.add_argument("--after", type=Path, default=Path(__file__).resolve().parent.parent)
+    parser.add_argument("--timeout", type=float, default=600.0)
+    parser.add_argument("--only", nargs="*", choices=sorted(INPUTS))
+    args = parser.parse_args()
+    print(f"load average at start: {os.getloadavg()[0]:.1f}")
+    print("| input | before s | before found | after s | after found | before / after |")
+    print("|---|---:|---|---:|---|---:|")
+    for name, build in INPUTS.items():
+        if args.only and name not in args.only:
+            continue
+        with tempfile.TemporaryDirectory() as folder:
+            root = Path(folder)
+            for rel, text in build().items():
+                (root / rel).parent.mkdir(parents=True, exist_ok=True)
+                (root / rel).write_text(text, encoding="utf-8")
+            before, before_found = run(args.before.resolve(), root, args.timeout)
+            after, after_found = run(args.after.resolve(), root, args.timeout)
+        shown_before = f"> {args.timeout:.0f}" if before is None else f"{before:.1f}"
+        shown_after = f"> {args.timeout:.0f}" if after is None else f"{after:.1f}"
+        ratio = "" if after is None else f"{(before or args.timeout) / after:.0f}"
+        if before is None and after is not None:
+            ratio = f"> {ratio}"
+        print(
+            f"| {name} | {shown_before} | {before_found} | {shown_after} | {after_found} "
+            f"| {ratio} |",
+            flush=True,
+        )
+
+
+if __name__ == "__main__":
+    main()
