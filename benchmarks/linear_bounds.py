@@ -5,7 +5,7 @@
 Each input is a small project written to a temporary folder; each checkout extracts it in its own
 child process (``python -m pytest_jobledger extract --no-cache``, run from that checkout with
 ``PYTHONPATH`` set to it), and the wall time, the exit status and what the ledger holds are
-printed, with the ratio before / after. A run past ``--timeout`` is stopped and shown as ``> timeout``.
+printed, with the ratio before / after. A run past ``--timeout`` is stopped (``> timeout``).
 
 Inputs:
 
