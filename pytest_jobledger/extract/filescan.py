@@ -45,10 +45,12 @@ class Scanner:
         canonical: dict[str, str] = {}
         instances: set[str] = set()
         keys: set[str] = set(config.decorators)
+        settings: set[str] = set()
         for framework in FRAMEWORKS.values():
             canonical.update(framework.canonical)
             instances |= framework.instance_classes
             keys |= set(framework.decorators)
+            settings |= {key for key, rules in framework.decorators.items() if not rules.fn_first}
         max_file_bytes = min(config.max_file_bytes, MAX_FILE_BYTES_CEILING)
         self.loader = SourceLoader(
             max_file_bytes,
@@ -61,6 +63,7 @@ class Scanner:
             canonical=canonical,
             instance_classes=frozenset(instances),
             decorator_keys=frozenset(keys),
+            positional_settings=frozenset(settings),
         )
         self.sites = Sites(
             self.index, config, RowBuilder(self.index, config), words, aliases=aliases

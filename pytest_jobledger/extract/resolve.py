@@ -105,6 +105,9 @@ class ProjectIndex:
     canonical: Mapping[str, str]
     instance_classes: frozenset[str]
     decorator_keys: frozenset[str]
+    #: Decorators whose positional arguments are settings, not the function (RQ's queue, Huey's
+    #: schedule or context): ``low = job("low")`` is a preset, not a registration.
+    positional_settings: frozenset[str] = frozenset()
     by_module: dict[str, SourceFile] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -313,7 +316,9 @@ class ProjectIndex:
             if wrapped is not None and wrapped.key in self.decorator_keys:
                 preset = Preset(tuple(value.args[1:]), summary)
                 return _with_name(_add_preset(wrapped, preset, called=False), local)
-        if callee.key in self.decorator_keys and not _has_positional(value):
+        if callee.key in self.decorator_keys and (
+            not _has_positional(value) or callee.key in self.positional_settings
+        ):
             preset = Preset(tuple(value.args), summary)
             return _with_name(_add_preset(callee, preset, called=True), local)
         return opaque
