@@ -149,6 +149,9 @@ class ProjectIndex:
             if source is None:
                 continue
             if cut == len(parts):
+                rebound = self._package_attribute(parts, depth)
+                if rebound is not None:
+                    return _with_name(rebound, qualname)
                 return Ref(
                     qualname=module,
                     key=module,
@@ -170,6 +173,24 @@ class ProjectIndex:
                     return None
             return _with_name(ref, qualname)
         return Ref(qualname=qualname, key=self.canonical_key(qualname), names=frozenset({qualname}))
+
+    def _package_attribute(self, parts: list[str], depth: int) -> Ref | None:
+        """``pkg.sub.name`` is a module, but Python reads it as the package's attribute: when
+        ``pkg/sub/__init__.py`` binds ``name`` (``from .name import name`` rebinds the submodule's
+        name to the object), that binding is what ``from pkg.sub import name`` gets."""
+        if len(parts) < 2:
+            return None
+        package = self.source(".".join(parts[:-1]))
+        if package is None or not package.is_package:
+            return None
+        summary = self.loader.summary(package)
+        bindings = summary.bindings.get(parts[-1]) if summary is not None else None
+        if summary is None or not bindings:
+            return None
+        itself = ".".join(parts)
+        if all(b.kind == "import" and b.target == itself for b in bindings):
+            return None  # ``from . import name``: the submodule itself
+        return self.resolve_name(summary, parts[-1], depth + 1)
 
     def _missing(self, summary: ModuleSummary, qualname: str, name: str) -> Refusal:
         """``qualname`` leads into the scanned module of ``summary``, which has no ``name``."""
