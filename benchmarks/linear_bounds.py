@@ -1,11 +1,12 @@
 """Issue 19's linear bounds: the same hostile inputs extracted by two checkouts, side by side.
 
-    python benchmarks/linear_bounds.py --before /path/to/old/checkout [--after .] [--timeout 600]
+    python benchmarks/linear_bounds.py --before /path/to/old/checkout [--after .] [--cpu-limit 300]
 
 Each input is a small project written to a temporary folder; each checkout extracts it in its own
 child process (``python -m pytest_jobledger extract --no-cache``, run from that checkout with
 ``PYTHONPATH`` set to it), and the CPU time, the exit status and what the ledger holds are
-printed, with the ratio before / after. A run past ``--timeout`` is stopped (``> timeout``).
+printed, with the ratio before / after. A run past ``--cpu-limit`` CPU seconds is stopped by
+that limit (``RLIMIT_CPU``), so its figure and ratio are lower bounds (``> ...``).
 
 Inputs:
 
@@ -78,37 +79,41 @@ INPUTS: dict[str, Callable[[], Files]] = {
 }
 
 
-def run(checkout: Path, root: Path, timeout: float) -> tuple[float | None, str]:
+def run(checkout: Path, root: Path, limit: int) -> tuple[float, bool, str]:
     """The child's CPU seconds (user + system: the shared machine's load does not inflate them,
-    as it does wall time) and what its ledger holds; ``None`` when stopped at ``timeout``."""
+    as it does wall time), whether it was stopped at ``limit`` CPU seconds, and what its ledger
+    holds."""
     env = {**os.environ, "PYTHONPATH": str(checkout)}
     ledger = root / "ledger.json"
     command = [sys.executable, "-m", "pytest_jobledger", "extract", "--no-cache"]
     command += ["--root", str(root), "--output", str(ledger)]
+
+    def cap() -> None:
+        resource.setrlimit(resource.RLIMIT_CPU, (limit, limit + 5))
+
     started = resource.getrusage(resource.RUSAGE_CHILDREN)
-    try:
-        # run from the checkout: ``-m`` puts the working folder first on the import path
-        done = subprocess.run(
-            command, env=env, cwd=checkout, capture_output=True, text=True, timeout=timeout
-        )
-    except subprocess.TimeoutExpired:
-        return None, "stopped"
+    # run from the checkout: ``-m`` puts the working folder first on the import path
+    done = subprocess.run(
+        command, env=env, cwd=checkout, capture_output=True, text=True, preexec_fn=cap
+    )
     ended = resource.getrusage(resource.RUSAGE_CHILDREN)
     seconds = (ended.ru_utime - started.ru_utime) + (ended.ru_stime - started.ru_stime)
+    if done.returncode < 0:
+        return seconds, True, f"stopped at the {limit} s CPU limit"
     if done.returncode not in (0, 1) or not ledger.is_file():
         last = (done.stderr or done.stdout).strip().splitlines()[-1:] or [""]
-        return seconds, f"exit {done.returncode}: {last[0][:60]}"
+        return seconds, False, f"exit {done.returncode}: {last[0][:60]}"
     data = json.loads(ledger.read_text(encoding="utf-8"))
     ledger.unlink()
     patterns = sorted({u["pattern"] for u in data["unsupported"]})
-    return seconds, f"{len(data['jobs'])} jobs, {len(data['unsupported'])} entries {patterns}"
+    return seconds, False, f"{len(data['jobs'])} jobs, {len(data['unsupported'])} {patterns}"
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--before", type=Path, required=True)
     parser.add_argument("--after", type=Path, default=Path(__file__).resolve().parent.parent)
-    parser.add_argument("--timeout", type=float, default=600.0)
+    parser.add_argument("--cpu-limit", type=int, default=300, help="CPU seconds per run")
     parser.add_argument("--only", nargs="*", choices=sorted(INPUTS))
     args = parser.parse_args()
     print(f"load average at start: {os.getloadavg()[0]:.1f}")
@@ -122,16 +127,12 @@ def main() -> None:
             for rel, text in build().items():
                 (root / rel).parent.mkdir(parents=True, exist_ok=True)
                 (root / rel).write_text(text, encoding="utf-8")
-            before, before_found = run(args.before.resolve(), root, args.timeout)
-            after, after_found = run(args.after.resolve(), root, args.timeout)
-        shown_before = f"> {args.timeout:.0f}" if before is None else f"{before:.1f}"
-        shown_after = f"> {args.timeout:.0f}" if after is None else f"{after:.1f}"
-        ratio = "" if after is None else f"{(before or args.timeout) / after:.0f}"
-        if before is None and after is not None:
-            ratio = f"> {ratio}"
+            before, stopped, before_found = run(args.before.resolve(), root, args.cpu_limit)
+            after, _, after_found = run(args.after.resolve(), root, args.cpu_limit)
+        more = "> " if stopped else ""
         print(
-            f"| {name} | {shown_before} | {before_found} | {shown_after} | {after_found} "
-            f"| {ratio} |",
+            f"| {name} | {more}{before:.1f} | {before_found} | {after:.1f} | {after_found} "
+            f"| {more}{before / after:.0f} |",
             flush=True,
         )
 
