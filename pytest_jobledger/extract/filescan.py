@@ -155,6 +155,10 @@ def summary_bind_facts(summary: ModuleSummary) -> tuple[BindFact, ...]:
                 sources = _cst_sources(binding.value)
                 if sources:
                     found.append((name, sources))
+            elif binding.kind == "class" and name in summary.classes:
+                bases = tuple(word for word in map(_cst_last, summary.classes[name].bases) if word)
+                if bases:
+                    found.append((name, bases))
     return tuple(sorted(set(found)))
 
 

@@ -308,7 +308,9 @@ class ProjectIndex:
             return Ref(local, local, frozenset({local}), module=summary, function=info)
         if binding.kind == "class":
             cls = summary.classes.get(name)
-            return Ref(local, local, frozenset({local}), module=summary, klass=cls)
+            ref = Ref(local, local, frozenset({local}), module=summary, klass=cls)
+            inherited = self._decorator_base(ref, depth + 1)
+            return ref if inherited is None else replace(ref, key=inherited)
         if binding.kind == "assign" and binding.value is not None:
             return self._resolve_assignment(summary, local, binding.value, depth)
         return None
@@ -356,6 +358,20 @@ class ProjectIndex:
             found = self.instance_key(ref, depth + 1) if ref is not None else None
             if found is not None:
                 return found
+        return None
+
+    def _decorator_base(self, ref: Ref, depth: int) -> str | None:
+        """The framework decorator a class of the scanned tree derives from (``class
+        MyJob(rq.decorators.job)``): a subclass of a framework's decorator class is that
+        framework's decorator, used directly or through ``functools.partial``."""
+        if ref.klass is None or ref.module is None or depth > MAX_DEPTH:
+            return None
+        for base in ref.klass.bases:
+            found = self.resolve_expr(ref.module, base, depth + 1)
+            if found is None or found.refusal is not None:
+                continue
+            if found.key in self.decorator_keys:
+                return found.key
         return None
 
     def resolve_expr(
