@@ -310,6 +310,8 @@ class ProjectIndex:
             cls = summary.classes.get(name)
             ref = Ref(local, local, frozenset({local}), module=summary, klass=cls)
             inherited = self._decorator_base(ref, depth + 1)
+            if isinstance(inherited, Refusal):
+                return refused(local, inherited)
             return ref if inherited is None else replace(ref, key=inherited)
         if binding.kind == "assign" and binding.value is not None:
             return self._resolve_assignment(summary, local, binding.value, depth)
@@ -336,6 +338,8 @@ class ProjectIndex:
             return Ref(local, f"{instance_of}()", frozenset({local}), module=summary)
         if callee.key == "functools.partial" and value.args and not value.args[0].keyword:
             wrapped = self.resolve_expr(summary, value.args[0].value, depth + 1)
+            if wrapped is not None and wrapped.refusal is not None:
+                return refused(local, wrapped.refusal)
             if wrapped is not None and wrapped.key in self.decorator_keys:
                 preset = Preset(tuple(value.args[1:]), summary)
                 return _with_name(_add_preset(wrapped, preset, called=False), local)
@@ -360,17 +364,20 @@ class ProjectIndex:
                 return found
         return None
 
-    def _decorator_base(self, ref: Ref, depth: int) -> str | None:
+    def _decorator_base(self, ref: Ref, depth: int) -> str | Refusal | None:
         """The framework decorator a class of the scanned tree derives from (``class
         MyJob(rq.decorators.job)``): a subclass of a framework's decorator class is that
-        framework's decorator, used directly or through ``functools.partial``."""
-        if ref.klass is None or ref.module is None or depth > MAX_DEPTH:
+        framework's decorator, used directly or through ``functools.partial``. A hierarchy
+        too deep to follow is a refusal (reported where it is used), never a plain class."""
+        if ref.klass is None or ref.module is None:
             return None
         for base in ref.klass.bases:
             found = self.resolve_expr(ref.module, base, depth + 1)
-            if found is None or found.refusal is not None:
+            if found is None:
                 continue
-            if found.key in self.decorator_keys:
+            if found.refusal is not None and found.refusal.pattern is Pattern.TOO_COMPLEX:
+                return found.refusal
+            if found.refusal is None and found.key in self.decorator_keys:
                 return found.key
         return None
 
