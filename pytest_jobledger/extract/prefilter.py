@@ -45,6 +45,7 @@ import io
 import re
 import sys
 import tokenize
+import unicodedata
 import warnings
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -226,7 +227,10 @@ class TextFacts:
 
 
 def text_facts(text: str, words: Words) -> TextFacts:
-    """Scan ``text`` (decoded source) for the places where a relevant word matters."""
+    """Scan ``text`` (decoded source) for the places where a relevant word matters. Text that
+    is not ASCII is scanned as NFKC, as Python reads identifiers (a fullwidth ``task``)."""
+    if not text.isascii():
+        text = unicodedata.normalize("NFKC", text)
     found: set[str] = set()
     sites: set[str] = set()
     may_bind = False
