@@ -148,13 +148,20 @@ class Store:
     key: bytes | None = None
     #: A note for the user when the cache is refused (the folder is not ours, or no key).
     refused: str | None = None
+    #: What every read and write is bound to: the project root for a configured ``cache_dir``
+    #: (a committed symlink on the way is refused), the folder itself when the operator named it.
+    bound: Path | None = None
+
+    @property
+    def root(self) -> Path:
+        return self.folder if self.bound is None else self.bound
 
     def load(self) -> Snapshot:
         """The stored snapshot, or an empty one when there is none that can be trusted."""
         if self.refused is not None or self.key is None:
             return Snapshot()
         try:
-            raw = read_regular(self.path, root=self.folder, limit=MAX_SNAPSHOT_BYTES)
+            raw = read_regular(self.path, root=self.root, limit=MAX_SNAPSHOT_BYTES)
         except OSError:
             return Snapshot()
         try:
@@ -169,8 +176,8 @@ class Store:
         body = json.dumps(_dump(snapshot, self.header), sort_keys=True, separators=(",", ":"))
         head = json.dumps({"format": FORMAT, "mac": sign(self.key, body.encode())})
         try:
-            _prepare(self.folder)
-            atomic_write(self.path, f"{head}\n{body}\n", root=self.folder)
+            _prepare(self.folder, self.bound)
+            atomic_write(self.path, f"{head}\n{body}\n", root=self.root)
         except OSError:
             return
 
@@ -181,8 +188,10 @@ def open_store(config: Config) -> Store:
     folder = Path(named).expanduser().resolve() if named else config.root / config.cache_dir
     header = {"format": FORMAT, "tool": tool_fingerprint(), "config": config_key(config)}
     name = digest(json.dumps(header, sort_keys=True).encode())[:20]
-    store = Store(folder, folder / f"extract-{name}.json", header)
-    if folder.exists() and not _ours(folder):
+    store = Store(
+        folder, folder / f"extract-{name}.json", header, bound=None if named else config.root
+    )
+    if folder.exists() and not _ours(folder, store.root):
         store.refused = (
             f"{folder} holds files and is not a cache folder of pytest-jobledger (it has no "
             "CACHEDIR.TAG), so the content cache is off; name a folder of its own with cache_dir"
@@ -195,7 +204,7 @@ def open_store(config: Config) -> Store:
     return store
 
 
-def _ours(folder: Path) -> bool:
+def _ours(folder: Path, root: Path) -> bool:
     try:
         entries = os.listdir(folder)
     except OSError:
@@ -203,21 +212,22 @@ def _ours(folder: Path) -> bool:
     if not entries:
         return True
     try:
-        tag = read_regular(folder / "CACHEDIR.TAG", root=folder, limit=4096)
+        tag = read_regular(folder / "CACHEDIR.TAG", root=root, limit=4096)
     except OSError:
         return False
     return tag.startswith(TAG.encode())
 
 
-def _prepare(folder: Path) -> None:
+def _prepare(folder: Path, bound: Path | None) -> None:
     """Make the folder a cache folder: a ``.gitignore`` of ``*`` and a ``CACHEDIR.TAG``."""
     if not (folder / "CACHEDIR.TAG").is_file():
-        make_folder(folder)
-        atomic_write(folder / ".gitignore", GITIGNORE, root=folder)
+        make_folder(folder, root=bound)
+        root = folder if bound is None else bound
+        atomic_write(folder / ".gitignore", GITIGNORE, root=root)
         atomic_write(
             folder / "CACHEDIR.TAG",
             f"{TAG}\n# The content cache of pytest-jobledger; see https://bford.info/cachedir/\n",
-            root=folder,
+            root=root,
         )
 
 

@@ -297,3 +297,16 @@ def test_an_edit_in_a_wrapper_body_invalidates_the_rows_it_sets(root: Path) -> N
     again, _ = _run(config)
     assert again == _reference(config) != first
     assert '"queue": "sms"' in again
+
+
+def test_a_committed_cache_symlink_is_not_written_through(root: Path) -> None:
+    """A pull request commits the cache folder as a symlink to another folder of the tree that
+    already looks like our cache (a CACHEDIR.TAG): the run is right and nothing is written there;
+    every cache write is bound to the project root, so a symlink on the way is refused."""
+    other = root / "docs" / "generated"
+    other.mkdir(parents=True)
+    (other / "CACHEDIR.TAG").write_text(cache.TAG + "\n")
+    (root / ".jobledger_cache").symlink_to(other, target_is_directory=True)
+    config = load_config(root=root)
+    assert _run(config)[0] == _reference(config)
+    assert sorted(os.listdir(other)) == ["CACHEDIR.TAG"]
