@@ -177,6 +177,11 @@ def _page(book: Runbook, blocking: Sequence[str]) -> list[nodes.Node]:
     for job in book.jobs:
         jobs += _job(job, book.preview)
     made.append(jobs)
+    for node in made:
+        if isinstance(node, nodes.Element):
+            # A signed value is shown as written: no curly quotes or dashes from Sphinx's
+            # typography.
+            node["support_smartquotes"] = False
     return made
 
 

@@ -171,12 +171,14 @@ def _where(path: str, line: int, link: Link | None) -> str:
 def _section(job: JobPage, preview: bool, link: Link | None = None) -> Iterator[str]:
     yield f'<a id="{job.anchor}"></a>\n\n### {code(job.id, in_table=False)}'
     yield (
-        f"Defined at {_where(job.path, job.line, link)} by {code(job.decorator)} ({escape_line(job.framework)}); "
+        f"Defined at {_where(job.path, job.line, link)} by {code(job.decorator)} "
+        f"({escape_line(job.framework)}); "
         f"function {code(job.function)} in module {code(job.module)}."
     )
     rows = ["| | value | lane |", "| --- | --- | --- |"]
     for value in job.ledger:
-        rows.append(f"| {LABELS[value.field]} | {_value(value)} | {_ledger_lane(value, job, link)} |")
+        lane = _ledger_lane(value, job, link)
+        rows.append(f"| {LABELS[value.field]} | {_value(value)} | {lane} |")
     for value in job.options:
         rows.append(
             f"| option {code(value.field)} | {_value(value)} | {_ledger_lane(value, job, link)} |"
