@@ -138,3 +138,14 @@ def test_a_preview_builds_with_the_cell_marked(unsigned: tuple[Path, int]) -> No
     assert rows["paging owner"][0] == "[UNSIGNED]"
     assert "Preview: 1 policy cell is unsigned; not for publication." in page.body
     assert DRAFT not in page.body
+
+
+def test_a_wrong_root_is_a_located_build_error(tmp_path: Path) -> None:
+    root = _site(tmp_path)
+    (root / "mkdocs.yml").write_text(
+        MKDOCS_YML.format(extra="").replace("root: .", "root: missing"), encoding="utf-8"
+    )
+    done = build(["mkdocs", "build", "-q"], root)
+    assert done.returncode != 0
+    assert f"jobledger: {root / 'missing'}: root is not a folder" in done.stderr
+    assert "Traceback" not in done.stderr
