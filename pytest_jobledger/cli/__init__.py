@@ -17,7 +17,7 @@ from types import ModuleType
 
 from .. import __version__
 from ..errors import JobledgerError
-from ..text import one_line
+from ..text import one_line, say
 from . import (
     audit,
     baseline,
@@ -88,7 +88,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         code: int = args.run(args)
     except JobledgerError as error:
-        print(one_line(f"jobledger: {error}"), file=sys.stderr)
+        say(one_line(f"jobledger: {error}"), file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         return 130

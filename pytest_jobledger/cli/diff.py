@@ -7,12 +7,12 @@ fresh extraction and the overlay as it is now. Without a usable base it says why
 from __future__ import annotations
 
 import argparse
-import sys
 
 from .. import git
 from ..errors import JobledgerError
 from ..gate.changes import change_report
 from ..reporters.changes import FORMATS, render_json, render_markdown, render_text
+from ..text import say
 from .common import config_from_args
 
 NAME = "diff"
@@ -33,5 +33,5 @@ def run(args: argparse.Namespace) -> int:
     except git.GitUnavailable as exc:
         raise JobledgerError(f"no base to compare with: {exc.reason}") from exc
     render = {"text": render_text, "markdown": render_markdown, "json": render_json}[args.format]
-    sys.stdout.write(render(report))
+    say(render(report), end="")
     return 0

@@ -11,7 +11,7 @@ import sys
 import time
 from typing import TextIO
 
-from ..text import one_line
+from ..text import one_line, say
 
 #: A run shorter than this shows nothing.
 DELAY = 2.0
@@ -44,15 +44,15 @@ class TerminalProgress:
             f"jobledger: {files:,} files, {read:,} read, {parsed:,} parsed, {jobs:,} jobs"
         )
         if self.forced and not _is_terminal(self.stream):
-            self.stream.write(line + "\n")
+            say(line + "\n", self.stream, end="")
         else:
-            self.stream.write("\r\x1b[K" + line)
+            say("\r\x1b[K" + line, self.stream, end="")
             self.shown = True
         self.stream.flush()
 
     def done(self) -> None:
         if self.shown:
-            self.stream.write("\r\x1b[K")
+            say("\r\x1b[K", self.stream, end="")
             self.stream.flush()
             self.shown = False
 

@@ -26,7 +26,7 @@ from ..ledger.model import Ledger
 from ..ledger.store import committed_ledger
 from ..overlay.reader import MAX_OVERLAY_BYTES, OVERLAY_BYTES_CEILING, read_overlay_bytes
 from ..stub.plan import StubResult, stub_overlay
-from ..text import one_line
+from ..text import one_line, say
 from .common import config_from_args
 
 NAME = "stub"
@@ -81,7 +81,7 @@ def read_previous(config: Config) -> Ledger | None:
     """The committed ledger, if there is a readable one: where an orphan's old name is found."""
     ledger, problem = committed_ledger(config.ledger_path, config.root)
     if problem is not None:
-        print(
+        say(
             one_line(
                 f"jobledger: {config.ledger}: cannot read the committed ledger ({problem}); "
                 "renames cannot be detected this time"
@@ -116,7 +116,7 @@ def stale_schema_line(text: str, reference: str, label: str) -> None:
         named = found.group(1)
         machine = "site-packages" in named or named.startswith(("/", "~")) or ":\\" in named
         if machine and named != reference:
-            print(
+            say(
                 one_line(
                     f"{label}:{number}: hint: the $schema line names a path on one machine "
                     f"({named}); change it to `$schema={reference}` (and run `jobledger "
@@ -208,5 +208,5 @@ def report(result: StubResult, label: str, *, check: bool, command: str = "joble
     """Each fact on its own line, then a one-line summary (stdout: this is the command's output);
     with ``check`` nothing was written, so each line says what the stub *would* do."""
     for line in result.report_lines(check=check):
-        print(one_line(f"{label}: {line}"))
-    print(one_line(f"{label}: {result.summary(check=check, command=command)}"))
+        say(one_line(f"{label}: {line}"))
+    say(one_line(f"{label}: {result.summary(check=check, command=command)}"))

@@ -26,7 +26,7 @@ from typing import Any
 
 import pytest
 
-from ..atomic import atomic_write
+from ..atomic import atomic_write, refusal
 from ..errors import JobledgerError
 from ..findings import CHANGES_PROPERTY, FINDING_PROPERTY, ChangeReport, Finding
 from ..plugin import JobledgerWarning, gate_config, gate_enabled, gate_result
@@ -88,7 +88,10 @@ def pytest_configure(config: pytest.Config) -> None:
     if not annotate and not sarif:
         return
     if sarif:
-        problem = unwritable_target(config.invocation_params.dir / sarif)
+        target = config.invocation_params.dir / sarif
+        problem = unwritable_target(target) or refusal(
+            target, root=project_root(config), named_by_operator=True
+        )
         if problem is not None:
             raise pytest.UsageError(f"jobledger: --jobledger-sarif {sarif}: {problem}")
     presenter = GitHubPresenter(
@@ -247,7 +250,7 @@ class GitHubPresenter:
             target = self.config.invocation_params.dir / self.sarif
             try:
                 log = sarif_log(self.findings, root=root, workspace=self.context.workspace)
-                atomic_write(target, dumps(log))
+                atomic_write(target, dumps(log), root=root, named_by_operator=True)
                 outputs["sarif"] = str(target)
             except OSError as error:
                 problems.append(f"the SARIF report {target}: {error.strerror or error}")
@@ -311,7 +314,7 @@ class GitHubPresenter:
         except JobledgerError:
             return ""
         changed = changed_files(self.context, settings.root)
-        lines = changed_lines(self.context, settings.overlay_path)
+        lines = changed_lines(self.context, settings.overlay_path, settings.root)
         ids = changed_jobs(result, settings, changed, lines)
         return runbook_section(result, settings, ids, limit_bytes)
 

@@ -71,11 +71,13 @@ def committed_ledger(path: Path, root: Path | None = None) -> tuple[Ledger | Non
     return parse_ledger(text)
 
 
-def write_ledger(path: Path, ledger: Ledger, *, root: Path | None = None) -> None:
-    """Write ``ledger`` to ``path`` atomically (never outside ``root``); a located error when the
-    file cannot be written."""
+def write_ledger(
+    path: Path, ledger: Ledger, *, root: Path, named_by_operator: bool = False
+) -> None:
+    """Write ``ledger`` to ``path`` atomically (never outside ``root`` unless the operator named
+    the path); a located error when the file cannot be written."""
     try:
-        atomic_write(path, ledger.dumps(), root=root)
+        atomic_write(path, ledger.dumps(), root=root, named_by_operator=named_by_operator)
     except OSError as exc:
         reason = exc.strerror or str(exc)
         raise JobledgerError(

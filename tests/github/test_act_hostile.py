@@ -179,3 +179,72 @@ def steps(events: list[dict[str, Any]]) -> dict[str, Any]:
     assert len(lines) == 1, _act.printed(events)
     result: dict[str, Any] = json.loads(lines[0].removeprefix("steps: "))
     return result
+
+
+PULL_REQUEST_WORKFLOW = """\
+on: pull_request
+jobs:
+  gate:
+    runs-on: ubuntu-latest
+    env: {env}
+    steps:
+      - uses: actions/checkout@v4
+      - id: gate
+        uses: {action}
+        with:
+          python: {python}
+"""
+
+
+def test_a_planted_git_directory_runs_nothing_on_a_pull_request(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    """``overlays/`` and the cache folder laid out as git directories naming a program for every
+    setting (test_hostile_git.py plants them the same way), on a ``pull_request`` event, where the
+    job summary asks git for the overlay's changed lines: no program runs, the new unsigned job
+    fails the step. One step, one install: the direct routes are in test_hostile_git.py."""
+    from .test_hostile_git import ATTRIBUTES, NEW_TASKS, attacker_history, plant, programs
+
+    base = tmp_path_factory.mktemp("act-hostile-git")
+    markers = base / "markers"
+    markers.mkdir()
+    evil = base / "evil"
+    programs(evil, markers)
+    repo = base / "repo"
+    shutil.copytree(EXAMPLE, repo)
+    workflows = repo / ".github" / "workflows"
+    workflows.mkdir(parents=True)
+    (workflows / "gate.yml").write_text(
+        PULL_REQUEST_WORKFLOW.format(
+            env=json.dumps(_act.pip_env(base / "wheels")),
+            action=ACTION,
+            python=json.dumps(base_python()),
+        )
+    )
+    sha = _act.commit(repo, "base")
+    (repo / "src" / "acme_shop" / "hostile.py").write_text(NEW_TASKS)
+    overlay = repo / "overlays" / "job_policy.yaml"
+    overlay.write_text(overlay.read_text() + "# touched by the pull request\n")
+    history = attacker_history(base)
+    for folder in (repo / "overlays", repo / ".jobledger_cache", repo / "generated"):
+        plant(folder, evil, history, repo / ".git")
+        (folder / ".gitattributes").write_text(ATTRIBUTES)
+    (repo / ".jobledger_cache" / "CACHEDIR.TAG").write_text(
+        "Signature: 8a477f597d28d172789f06886806bc55\n"
+    )
+    _act.commit(repo, "head")
+    event = base / "event.json"
+    event.write_text(json.dumps({"pull_request": {"base": {"sha": sha, "ref": "main"}}}))
+    _act.wheelhouse(base)
+    action = _act.copy_action(base / "action")
+    events = _act.run(
+        repo,
+        base,
+        ["-e", str(event), "--local-repository", f"{ACTION}={action}"],
+        event="pull_request",
+    )
+
+    assert _hostile.fired(markers) == [], "git ran a program the pull request configured"
+    assert _act.job_results(events) == ["failure"]
+    summaries = [e for e in _act.step_events(events, "gate") if e.get("command") == "summary"]
+    assert summaries, "the job summary (which asks git for changed lines) was written"

@@ -132,11 +132,17 @@ def test_two_stubs_at_once_keep_both_additions(overlay: Path) -> None:
     assert "acme.billing.void:" in text
 
 
-def test_a_symlinked_overlay_stays_a_symlink(overlay: Path) -> None:
+def test_a_symlinked_overlay_is_never_written_through(
+    overlay: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """One writer (issue 19): a symlink at any level of a written path is refused, even one that
+    stays inside the root; the link and the file it names are left as they were."""
     shared = overlay.parent.parent / "policy" / "shared.yaml"
     shared.parent.mkdir()
     overlay.rename(shared)
+    before = shared.read_text()
     overlay.symlink_to(Path("..") / "policy" / "shared.yaml")
-    assert cli.main(["stub"]) == 0
+    assert cli.main(["stub"]) == 2
     assert overlay.is_symlink()
-    assert "acme.billing.refund:" in shared.read_text()
+    assert shared.read_text() == before
+    assert "is a symlink" in capsys.readouterr().err
