@@ -28,6 +28,7 @@ from mkdocs.structure.files import File, Files
 
 from ..errors import JobledgerError
 from ..reporters.runbook import page
+from ..text import inert
 from .model import runbook_for
 
 #: How many blocking lines the build error prints before it says how many more there are.
@@ -55,7 +56,7 @@ class JobledgerPlugin(BasePlugin[JobledgerOptions]):  # type: ignore[no-untyped-
         try:
             docs = runbook_for(root, preview=self.config.preview)
         except JobledgerError as error:
-            raise PluginError(f"jobledger: {error}") from None
+            raise PluginError(inert(f"jobledger: {error}")) from None
         if docs.book is None:
             raise PluginError(_refusal(docs.blocking))
         link = _linker(config, root)

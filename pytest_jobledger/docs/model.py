@@ -19,7 +19,7 @@ from ..reporters.runbook.build import build_runbook
 from ..reporters.runbook.model import Runbook
 from ..reporters.runbook.publish import blockers
 from ..reporters.text import format_finding
-from ..text import one_line
+from ..text import inert, one_line
 
 
 @dataclass(frozen=True)
@@ -62,11 +62,15 @@ def _book(result: GateResult, config: Config, *, preview: bool) -> Runbook:
 
 
 def _line(check: Check) -> str:
-    """A blocker as ``jobledger check`` prints its finding; a check the gate could not judge has
-    none, so it is located and named with the reason instead."""
+    """A blocker as ``jobledger check`` prints its finding (inert, as :func:`~..text.say`
+    prints it); a check the gate could not judge has none, so it is located and named with the
+    reason instead."""
     if check.finding is not None:
-        return format_finding(check.finding)
-    return one_line(f"{check.path}:{check.line}: {check.name} not judged: {check.skipped}")
+        line = format_finding(check.finding)
+    else:
+        line = one_line(f"{check.path}:{check.line}: {check.name} not judged: {check.skipped}")
+    # A build log is read by CI runners too: a path named `::notice ...` must not be a command.
+    return inert(line)
 
 
 def _grouped(config: Config, group_by: str) -> Config:

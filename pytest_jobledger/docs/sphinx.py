@@ -37,7 +37,7 @@ from ..reporters.runbook.model import (
     Runbook,
 )
 from ..reporters.runbook.page import GROUP_TITLES, LABELS, SECONDS
-from ..text import clip, one_line
+from ..text import clip, inert, one_line
 from .model import runbook_for
 
 INDEX_HEADER = (
@@ -77,7 +77,7 @@ class JobledgerRunbook(SphinxDirective):
         try:
             docs = runbook_for(root, preview=preview, group_by=self.options.get("group-by"))
         except JobledgerError as error:
-            raise self.error(f"jobledger: {error}") from None
+            raise self.error(inert(f"jobledger: {error}")) from None
         for path in (docs.config.ledger_path, docs.config.overlay_path):
             if path.is_file():
                 self.env.note_dependency(str(path))

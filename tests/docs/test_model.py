@@ -54,3 +54,21 @@ def test_group_by_is_checked_like_the_configuration() -> None:
     grouped = runbook_for(REPO / "examples" / "celery", group_by="owner")
     assert grouped.book is not None
     assert grouped.book.group_by == "owner"
+
+
+def test_a_blocking_line_never_starts_a_workflow_command(tmp_path: Path) -> None:
+    """A build log is read by CI runners: a file a pull request named `::notice ...` is printed
+    as ``./::notice ...``, as ``jobledger check`` prints it."""
+    root = copy_example(tmp_path)
+    pyproject = root / "pyproject.toml"
+    pyproject.write_text(
+        pyproject.read_text("utf-8").replace('paths = ["src"]', 'paths = ["."]'), encoding="utf-8"
+    )
+    (root / "::notice title=jobledger::All cells signed.py").write_text(
+        "from celery import shared_task\n\n\n@shared_task\ndef forged(x):\n    return x\n",
+        encoding="utf-8",
+    )
+    refused = runbook_for(root)
+    assert refused.book is None
+    assert any(line.startswith("./::notice title=jobledger::") for line in refused.blocking)
+    assert not [line for line in refused.blocking if line.lstrip().startswith("::")]
