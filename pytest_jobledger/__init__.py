@@ -11,6 +11,7 @@ Data flows one way, one folder per stage:
 - ``findings``: the contract every presenter reads (kinds, findings, checks, the gate's result);
 - ``reporters/``: findings -> text, JSON, SARIF or GitHub commands for ``jobledger check``, and
   ``reporters/runbook/``: the gate's result -> the runbook (Markdown or its JSON model);
+- ``docs/``: the runbook inside a MkDocs or Sphinx build (render's model; a refusal fails it);
 - ``github/``: the GitHub Actions face (annotations, summary, the pytest plugin, the action);
 - ``plugin``: ``pytest --jobledger``, one pytest item per policy cell;
 - ``cli/``: the ``jobledger`` command, one module per subcommand;

@@ -57,6 +57,12 @@ FORBIDDEN["baseline"] = frozenset(
     | {"draft", "pytest", "verdict", "audit"}
 )
 FORBIDDEN["plugin"] = frozenset({"draft"})
+# The docs builders are presenters: they never parse source or read the overlay themselves, and
+# reach the gate through docs/model.py alone (see test_the_docs_reach_the_gate_through_one_module).
+FORBIDDEN["docs"] = frozenset(
+    {"extract", "ledger", "overlay", "stub", "github", "cli", "plugin", "pytest", "draft"}
+    | {"verdict", "audit", "baseline"}
+)
 for _room in ("extract", "ledger", "overlay", "gate", "reporters", "github", "stub", "findings"):
     FORBIDDEN[_room] = FORBIDDEN[_room] | {"draft"}
 FORBIDDEN["config"] = FORBIDDEN["config"] | {"draft"}
@@ -167,3 +173,15 @@ def test_the_trail_may_lean_on_the_core_only(tmp_path: Path) -> None:
         f"{NAME}/audit/log.py:2: audit may import only atomic, errors, git, paths, readers, text, "
         f"not {NAME}.verdict.model.Answer",
     ]
+
+
+def test_the_docs_reach_the_gate_through_one_module() -> None:
+    """Only docs/model.py runs the gate: the MkDocs plugin and the Sphinx extension draw the
+    model it returns, so porting the docs to another session layer is one function."""
+    reaching = {
+        module_name(path)
+        for path in (PACKAGE / "docs").glob("*.py")
+        for _, target in imported_modules(path, PACKAGE)
+        if room_of(target) == "gate" and target.startswith(NAME)
+    }
+    assert reaching == {f"{NAME}.docs.model"}

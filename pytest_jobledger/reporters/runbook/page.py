@@ -10,7 +10,7 @@ No clock time is written, so two renders of the same inputs are byte-identical.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 from ...findings import Finding
 from ..markdown import code, escape_line, escape_markdown, fenced, paragraphs
@@ -50,6 +50,10 @@ GROUP_TITLES = {
 }
 INDEX_CELLS = ("idempotent", "paging_owner", "runtime_class")
 
+#: Where a ``path:line`` of the repository is browsed (a docs site's ``repo_url``), or ``None``.
+#: The returned URL must be percent-encoded already: it is written as a link's destination.
+Link = Callable[[str, int], "str | None"]
+
 #: Markers for a cell with no signed answer; only ``OPTIONAL`` can appear on a published page.
 MARKERS = {
     UNSIGNED: "**[UNSIGNED]**",
@@ -59,8 +63,9 @@ MARKERS = {
 }
 
 
-def render(book: Runbook) -> str:
-    """The page's exact text, ending with one newline."""
+def render(book: Runbook, *, link: Link | None = None) -> str:
+    """The page's exact text, ending with one newline. With ``link`` (a docs site that knows its
+    repository) every code and signed location links to its line; without, they are text."""
     blocks: list[str] = []
     if book.preview:
         blocks.append(_banner(book))
@@ -68,7 +73,7 @@ def render(book: Runbook) -> str:
     blocks.extend(_index(book))
     blocks.append("## Jobs")
     for job in book.jobs:
-        blocks.extend(_section(job, book.preview))
+        blocks.extend(_section(job, book.preview, link))
     if book.defaults:
         blocks.extend(_defaults(book.defaults))
     if book.blocking:
@@ -156,23 +161,32 @@ def index_row(job: JobPage, *, links: bool = True) -> str:
     return "| " + " | ".join(cells) + " |"
 
 
-def _section(job: JobPage, preview: bool) -> Iterator[str]:
+def _where(path: str, line: int, link: Link | None) -> str:
+    """``path:line`` as a code span, linked to its line when the site knows the repository."""
+    shown = code(f"{path}:{line}")
+    url = link(path, line) if link is not None else None
+    return f"[{shown}]({url})" if url else shown
+
+
+def _section(job: JobPage, preview: bool, link: Link | None = None) -> Iterator[str]:
     yield f'<a id="{job.anchor}"></a>\n\n### {code(job.id, in_table=False)}'
     yield (
-        f"Defined at {code(job.location)} by {code(job.decorator)} ({escape_line(job.framework)}); "
+        f"Defined at {_where(job.path, job.line, link)} by {code(job.decorator)} "
+        f"({escape_line(job.framework)}); "
         f"function {code(job.function)} in module {code(job.module)}."
     )
     rows = ["| | value | lane |", "| --- | --- | --- |"]
     for value in job.ledger:
-        rows.append(f"| {LABELS[value.field]} | {_value(value)} | {_ledger_lane(value, job)} |")
+        lane = _ledger_lane(value, job, link)
+        rows.append(f"| {LABELS[value.field]} | {_value(value)} | {lane} |")
     for value in job.options:
         rows.append(
-            f"| option {code(value.field)} | {_value(value)} | {_ledger_lane(value, job)} |"
+            f"| option {code(value.field)} | {_value(value)} | {_ledger_lane(value, job, link)} |"
         )
     for cell in job.policy:
         if cell.cell != PURPOSE:
             label = LABELS.get(cell.cell) or code(cell.cell)
-            rows.append(f"| {label} | {_cell_value(cell)} | {_cell_lane(cell)} |")
+            rows.append(f"| {label} | {_cell_value(cell)} | {_cell_lane(cell, link)} |")
     yield "\n".join(rows)
     yield from _purpose(job)
     if preview:
@@ -257,12 +271,12 @@ def _value(value: LedgerValue, *, short: bool = False) -> str:
     return f"not stated: {escape_markdown(value.reason or 'the source does not prove it')}"
 
 
-def _ledger_lane(value: LedgerValue, job: JobPage) -> str:
+def _ledger_lane(value: LedgerValue, job: JobPage, link: Link | None = None) -> str:
     if value.value is None and value.default is not None:
         return f"**default**: [{value.default.label} documentation]({value.default.url})"
     if value.origin is not None:
         return f"**code**: {escape_markdown(value.origin)}"
-    return f"**code** {code(job.location)}"
+    return f"**code** {_where(job.path, job.line, link)}"
 
 
 def _cell_value(cell: PolicyCell | None) -> str:
@@ -275,9 +289,9 @@ def _cell_value(cell: PolicyCell | None) -> str:
     return MARKERS[cell.state]
 
 
-def _cell_lane(cell: PolicyCell) -> str:
+def _cell_lane(cell: PolicyCell, link: Link | None = None) -> str:
     if cell.state == SIGNED:
-        return f"**signed** {code(cell.location)}"
+        return f"**signed** {_where(cell.path, cell.line, link)}"
     if cell.state == OPTIONAL:
         return "nobody signed it"
     return f"fix at {code(cell.location)}"

@@ -1,0 +1,113 @@
+"""``plugins: [jobledger]`` in ``mkdocs.yml``: the runbook as a page of the site, or a failed build.
+
+    plugins:
+      - jobledger:
+          root: .          # the project with [tool.jobledger], relative to mkdocs.yml
+          page: jobs.md    # the page added to the site (in memory; nothing is written)
+          preview: false   # true: build while cells are unsigned, each marked on the page
+
+The page is the runbook's Markdown (:mod:`pytest_jobledger.reporters.runbook.page`, all repository
+text inert), with every code and signed location linked to its line when ``repo_url`` is set.
+Anything that keeps ``jobledger render`` from publishing fails the build with the located lines
+``jobledger check`` prints.
+"""
+
+from __future__ import annotations
+
+import os
+import posixpath
+from pathlib import Path, PurePosixPath
+from urllib.parse import quote, urljoin
+
+from mkdocs.config import config_options
+from mkdocs.config.base import Config as MkDocsOptions
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.exceptions import PluginError
+from mkdocs.plugins import BasePlugin
+from mkdocs.structure.files import File, Files
+
+from ..errors import JobledgerError
+from ..reporters.runbook import page
+from ..text import inert
+from .model import runbook_for
+
+#: How many blocking lines the build error prints before it says how many more there are.
+SHOWN = 20
+
+
+class JobledgerOptions(MkDocsOptions):  # type: ignore[no-untyped-call]
+    root = config_options.Type(str, default=".")
+    page = config_options.Type(str, default="jobs.md")
+    preview = config_options.Type(bool, default=False)
+
+
+class JobledgerPlugin(BasePlugin[JobledgerOptions]):  # type: ignore[no-untyped-call]
+    """Adds the runbook page to the site's files; fails the build while the runbook is refused."""
+
+    def on_files(self, files: Files, /, *, config: MkDocsConfig) -> Files:
+        name = _page_name(self.config.page)
+        if files.get_file_from_path(name) is not None:
+            raise PluginError(
+                f"jobledger: {config.docs_dir}/{name} exists, and the plugin adds that page; "
+                "delete the file or set the plugin's `page:` to another name"
+            )
+        base = Path(config.config_file_path or ".").resolve().parent
+        root = base / self.config.root
+        try:
+            docs = runbook_for(root, preview=self.config.preview)
+        except JobledgerError as error:
+            raise PluginError(inert(f"jobledger: {error}")) from None
+        if docs.book is None:
+            raise PluginError(_refusal(docs.blocking))
+        link = _linker(config, root)
+        files.append(File.generated(config, name, content=page.render(docs.book, link=link)))
+        return files
+
+
+def _page_name(name: str) -> str:
+    """The page's path inside docs_dir: relative, no ``..``, a Markdown file."""
+    path = PurePosixPath(name)
+    if path.is_absolute() or ".." in path.parts or path.suffix != ".md" or not path.name:
+        raise PluginError(
+            f"jobledger: page is {name!r}; give a Markdown file inside docs_dir, like jobs.md"
+        )
+    return str(path)
+
+
+def _refusal(blocking: tuple[str, ...]) -> str:
+    count = len(blocking)
+    lines = [
+        f"jobledger: the runbook is not published: {count} "
+        f"{'checks fail' if count != 1 else 'check fails'}; unsigned work never ships in a page",
+        *blocking[:SHOWN],
+    ]
+    if count > SHOWN:
+        lines.append(f"... and {count - SHOWN} more (`jobledger check` lists every one)")
+    lines.append(
+        "jobledger: sign them in the overlay, or set `preview: true` to build with each one marked"
+    )
+    return "\n".join(lines)
+
+
+def _linker(config: MkDocsConfig, root: Path) -> page.Link | None:
+    """``path:line`` -> its line in the repository browser, from ``repo_url`` + ``edit_uri``
+    (which names docs_dir in the repository); ``None`` when the site names no repository."""
+    repo_url: str | None = config.repo_url
+    edit_uri: str | None = config.edit_uri
+    if not repo_url or not edit_uri:
+        return None
+    # The edit view points at the docs folder; the same path under `blob` shows a file's lines.
+    view = edit_uri.replace("/-/edit/", "/-/blob/")
+    if view.startswith("edit/"):
+        view = "blob/" + view[len("edit/") :]
+    elif view.startswith("-/edit/"):
+        view = "-/blob/" + view[len("-/edit/") :]
+    base = urljoin(repo_url.rstrip("/") + "/", view.rstrip("/") + "/")
+    docs_dir = Path(config.docs_dir).resolve()
+
+    def link(path: str, line: int) -> str | None:
+        relative = os.path.relpath((root / path).resolve(), docs_dir).replace(os.sep, "/")
+        url = urljoin(base, quote(posixpath.normpath(relative), safe="/"))
+        return f"{url}#L{line}" if url.startswith(("https://", "http://")) else None
+
+    return link
