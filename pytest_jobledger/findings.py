@@ -281,6 +281,31 @@ class Check:
         """No finding, or one that does not fail (a warning or a notice)."""
         return self.finding is None or not self.finding.level.fails
 
+    def to_json(self) -> dict[str, object]:
+        """The item as JSON (what the xdist controller hands its workers)."""
+        return {
+            "job": self.job,
+            "cell": self.cell,
+            "path": self.path,
+            "line": self.line,
+            "finding": self.finding.to_json() if self.finding is not None else None,
+            "skipped": self.skipped,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Check:
+        """The inverse of :meth:`to_json`."""
+        finding = data.get("finding")
+        skipped = data.get("skipped")
+        return cls(
+            job=str(data["job"]),
+            cell=str(data["cell"]),
+            path=str(data["path"]),
+            line=int(data["line"]),
+            finding=Finding.from_json(finding) if isinstance(finding, Mapping) else None,
+            skipped=str(skipped) if skipped is not None else None,
+        )
+
     @classmethod
     def failed(cls, finding: Finding) -> Check:
         """The failing item a finding is: named and located by the finding itself."""

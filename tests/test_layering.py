@@ -2,9 +2,10 @@
 the directions a stage may never take.
 
 source -> extract/ -> ledger/ -> gate/ (with overlay/) -> findings -> presenters (plugin,
-reporters/, github/, cli/); stub/ sits beside the chain and only writes overlay text, and draft/
-beside it runs a person's draft command, reached only from cli/; verdict/ reads the gate's joined
-rows and decides; audit/ is the trail and leans on nothing but the core.
+reporters/, github/, cli/), whose inputs ``session`` reads once; stub/ sits beside the chain and
+only writes overlay text, and draft/ beside it runs a person's draft command, reached only from
+cli/; verdict/ reads the gate's joined rows and decides; audit/ is the trail and leans on
+nothing but the core.
 """
 
 from __future__ import annotations
@@ -55,9 +56,16 @@ FORBIDDEN["baseline"] = frozenset(
     {"extract", "ledger", "overlay", "gate", "stub", "github", "reporters", "cli", "plugin"}
     | {"draft", "pytest", "verdict", "audit"}
 )
+# The session reads once, above the gate and below the commands and presenters: nothing it
+# serves may be reached from it, and nothing below it may reach up to it.
+FORBIDDEN["session"] = frozenset({"cli", "github", "plugin", "stub", "pytest"})
 FORBIDDEN["plugin"] = frozenset({"draft"})
 for _room in ("extract", "ledger", "overlay", "gate", "reporters", "github", "stub", "findings"):
     FORBIDDEN[_room] = FORBIDDEN[_room] | {"draft"}
+for _room in ("extract", "ledger", "overlay", "gate", "reporters", "stub", "findings", "config"):
+    FORBIDDEN[_room] = FORBIDDEN[_room] | {"session"}
+for _room in ("verdict", "baseline", "draft"):
+    FORBIDDEN[_room] = FORBIDDEN[_room] | {"session"}
 FORBIDDEN["config"] = FORBIDDEN["config"] | {"draft"}
 
 #: What the innermost modules may import of the package at all (``"*"`` above).

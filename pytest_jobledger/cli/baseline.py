@@ -20,9 +20,9 @@ from ..atomic import atomic_write
 from ..baseline import Baseline, Entry, current_entries, read_baseline
 from ..errors import ConfigError, JobledgerError
 from ..findings import STATUS_JOB
-from ..gate import evaluate
 from ..gate.today import resolve_today
 from ..reporters.text import format_finding
+from ..session import Session
 from ..text import one_line
 from .common import config_from_args
 
@@ -58,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
     config = config_from_args(args)
     display = config.display(config.baseline_path)
     old = read_baseline(config)  # a corrupt or foreign file is refused before anything else
-    result = evaluate(config, today=resolve_today(args.today), baseline=False)
+    result = Session.open(config, today=resolve_today(args.today), baseline=False).gate
     footing = [
         check
         for check in result.checks

@@ -10,7 +10,8 @@ import json
 import sys
 from typing import Any
 
-from ..gate.committed import Snapshot, read_snapshot
+from ..gate.committed import Snapshot
+from ..session import Session
 from ..text import clip, one_line
 from ..verdict import JobFacts, from_snapshot
 from .cards import ledger_line, overlay_line
@@ -31,7 +32,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    snapshot = read_snapshot(config_from_args(args))
+    snapshot = Session.open(config_from_args(args), baseline=False).committed_view
     rows = [row for row in job_rows(snapshot) if _wanted(row, args)]
     if args.json:
         document = {**sources_json(snapshot), "jobs": rows}

@@ -18,7 +18,8 @@ from typing import Any
 
 from .. import __version__, audit
 from ..errors import JobledgerError
-from ..gate.committed import Snapshot, read_snapshot
+from ..gate.committed import Snapshot
+from ..session import Session
 from ..verdict import Action, Answer, Request, Verdict, decide
 from .cards import verdict_card
 from .common import config_from_args, find_job
@@ -60,7 +61,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     request = _request(args)
     config = config_from_args(args)
-    snapshot = read_snapshot(config)
+    snapshot = Session.open(config, baseline=False).committed_view
     verdict = decide(find_job(snapshot, args.job), request)
     log = config.display(config.audit_log_path)
     try:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from ..config import Config
 from ..errors import OverlayError
 from ..findings import STATUS_JOB, Check, Finding, Kind
-from ..ledger.diff import first_difference, ledger_diff
+from ..ledger.diff import ledger_diff, stale_line
 from ..ledger.model import Ledger
 from ..text import checked_out
 
@@ -83,11 +83,10 @@ def ledger_status(
                 "so that every change to a job shows in the pull request's diff."
             ),
         )
-    expected = fresh.dumps()
-    committed = checked_out(committed)
-    if committed == expected:
+    line = stale_line(committed, fresh.dumps())
+    if line is None:
         return Check(STATUS_JOB, LEDGER_STATUS, display, 1)
-    line = first_difference(committed, expected)
+    how = ledger_diff(checked_out(committed), fresh)
     return Check.status_failed(
         Kind.LEDGER_STALE,
         LEDGER_STATUS,
@@ -95,7 +94,7 @@ def ledger_status(
         line,
         (
             f"The committed ledger {display} differs from a fresh extraction of the code (first "
-            f"difference at line {line}): {ledger_diff(committed, fresh)}. The ledger is compiler "
+            f"difference at line {line}): {how}. The ledger is compiler "
             "output: run `jobledger extract` and commit the result; a value that is wrong is "
             "fixed in the code, never in the ledger."
         ),

@@ -9,6 +9,7 @@ the summary has left.
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Collection
 from pathlib import Path
 
@@ -19,6 +20,8 @@ from ..reporters.runbook.page import index_row, index_table
 
 #: Room kept for the closing note when rows are left out.
 _RESERVE = 300
+#: Past any overlay's last line (an overlay is at most a few MiB).
+_END = 1 << 31
 
 
 def changed_jobs(
@@ -36,7 +39,10 @@ def changed_jobs(
     def touched(row: JoinedJob) -> bool:
         if (config.root / row.job.path).resolve() in files:
             return True
-        return any(line in lines for line in spans.get(row.job.id, ()))
+        span = spans.get(row.job.id)
+        # Each changed line is tested against the span (``in`` on a range is arithmetic), never
+        # the span walked: the file's last entry runs to the end of the file.
+        return span is not None and any(line in span for line in lines)
 
     return sorted(row.job.id for row in result.jobs if touched(row))
 
@@ -53,8 +59,8 @@ def _entry_spans(result: GateResult) -> dict[str, range]:
     starts = sorted({*entries.values(), *orphans})
     spans: dict[str, range] = {}
     for job, line in entries.items():
-        later = [start for start in starts if start > line]
-        spans[job] = range(line, later[0] if later else 1 << 31)
+        after = bisect.bisect_right(starts, line)
+        spans[job] = range(line, starts[after] if after < len(starts) else _END)
     return spans
 
 

@@ -15,8 +15,8 @@ from pytest_jobledger.baseline import Baseline, Entry, apply_baseline
 from pytest_jobledger.cli import main
 from pytest_jobledger.config import load_config
 from pytest_jobledger.findings import Check, Finding, GateResult, Kind
-from pytest_jobledger.gate import evaluate
 from pytest_jobledger.reporters.runbook import blockers, with_runbook_status
+from pytest_jobledger.session import evaluate
 
 from ._project import BASELINE, CAPTURE, RECEIPT, legacy
 

@@ -33,8 +33,8 @@ from typing import Any
 import pytest
 
 from pytest_jobledger.findings import GateResult
-from pytest_jobledger.gate import evaluate
 from pytest_jobledger.reporters.runbook import with_runbook_status
+from pytest_jobledger.session import evaluate
 
 from ._repo import build_repository, commit_fresh_ledger
 

@@ -9,9 +9,9 @@
 
 from __future__ import annotations
 
-from .build import anchor_for, build_runbook
+from .build import anchor_for, blockers, build_runbook
 from .model import DraftNote, Runbook
-from .publish import FORMATS, blockers, render_runbook, runbook_status, with_runbook_status
+from .publish import FORMATS, render_runbook, runbook_status, with_runbook_status
 
 __all__ = [
     "FORMATS",

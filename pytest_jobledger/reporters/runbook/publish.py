@@ -16,36 +16,16 @@ from collections.abc import Mapping
 
 from ...config import Config
 from ...findings import STATUS_JOB, Check, GateResult, Kind
-from ...ledger.diff import first_difference
+from ...ledger.diff import stale_line
 from ...paths import read_regular
-from ...text import checked_out
 from . import page
-from .build import build_runbook
+from .build import blockers, build_runbook
 from .model import DraftNote
 
 RUNBOOK_STATUS = "runbook-fresh"
 FORMATS: tuple[str, ...] = ("markdown", "json")
 #: A committed runbook larger than this is not read (a page for 4,000 jobs is a few MiB).
 MAX_RUNBOOK_BYTES = 64 * 1024 * 1024
-
-
-def blockers(result: GateResult) -> tuple[Check, ...]:
-    """Every check that keeps the runbook from being published: every one that fails the gate,
-    and every cell that could not be judged (unsigned work too).
-
-    A baselined failure (a notice) blocks too: the page waits until the baseline is empty. A
-    warning (a review to do) does not fail the gate, and a skipped status item had nothing to
-    judge (no base to review against; the runbook's own freshness while other checks fail), so
-    neither blocks.
-    """
-    return tuple(
-        check
-        for check in result.checks
-        if not check.passed
-        or (check.skipped is not None and check.job != STATUS_JOB)
-        # A baselined failure passes the gate, but a page is never published over known debt.
-        or (check.finding is not None and check.finding.baselined)
-    )
 
 
 def render_runbook(
@@ -102,11 +82,9 @@ def runbook_status(result: GateResult, config: Config) -> Check | None:
         return stale(1, "does not exist yet")
     except OSError as error:
         return stale(1, f"cannot be read ({error.strerror or error})")
-    committed = raw.decode("utf-8", errors="replace")
-    committed = checked_out(committed)
-    if committed == expected:
+    line = stale_line(raw.decode("utf-8", errors="replace"), expected)
+    if line is None:
         return Check(STATUS_JOB, RUNBOOK_STATUS, display, 1)
-    line = first_difference(committed, expected)
     return stale(line, f"differs from a fresh render (first difference at line {line})")
 
 

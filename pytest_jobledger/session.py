@@ -1,0 +1,288 @@
+"""One reading of the project: every command and presenter sees the same joined truth.
+
+A command gets its inputs in one sentence: it opens a :class:`Session` with the configuration
+(``Session.open(config, base=..., today=...)``), which reads everything once, with the
+configuration's own limits, and asks it for a view.
+
+What is read: the fresh ledger (an extraction of the code), the committed ledger (CRLF line
+endings undone, so a Windows checkout is not stale), the overlay, the owners roster, the base's
+ledger and overlay (with git, through the same parsers as the tree's), the baseline, the drafts,
+and today (``JOBLEDGER_TODAY`` honoured everywhere). The views:
+
+- :attr:`Session.fresh_view`: the gate over the code as it is now, with the runbook-fresh item,
+  for ``check``, ``pytest --jobledger``, ``render``, ``baseline``, ``draft`` and the GitHub
+  presenter;
+- :attr:`Session.committed_view`: the committed ledger joined with the same overlay, roster and
+  day, for ``list``, ``show`` and ``verdict``;
+- :meth:`Session.changes`: what changed since the base, for ``diff``.
+
+A reading's failure is a located finding (a status item) or a located error the command prints
+(exit 2), never an exception out of a presenter. ``gate/`` below this only joins what it is given.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime
+import hashlib
+import os
+from dataclasses import dataclass
+from functools import cached_property
+
+from . import git
+from .baseline import Baseline, apply_baseline, read_baseline
+from .config import Config
+from .draft.store import Draft, DraftsError, read_drafts
+from .errors import JobledgerError, OverlayError
+from .findings import ChangeReport, GateResult
+from .gate import CommittedLedger, Readings, judge
+from .gate.changes import build_report
+from .gate.committed import Snapshot, committed_view
+from .gate.readings import BaseReading
+from .gate.review import Base
+from .gate.today import resolve_today
+from .ledger.model import Ledger
+from .ledger.store import committed_bytes, parse_ledger
+from .overlay.model import Overlay
+from .overlay.reader import parse_overlay, read_overlay_bytes
+from .overlay.roster import Roster, load_roster
+from .reporters.runbook import with_runbook_status
+
+#: A committed ledger of 100,000 jobs is about 60 MB; past this the base's is not read.
+MAX_BASE_LEDGER_BYTES = 64 * 1024 * 1024
+#: Where a session notes each reading it makes (one line each), when set: how a test counts.
+TRACE = "JOBLEDGER_TRACE"
+
+
+def trace(event: str) -> None:
+    """Note ``event`` in the file ``$JOBLEDGER_TRACE`` names (nothing when it is unset).
+
+    The suite counts readings with it under pytest-xdist (each process appends its own lines);
+    it never changes what a command does, and a trace that cannot be written is ignored.
+    """
+    target = os.environ.get(TRACE)
+    if not target:
+        return
+    try:
+        with open(target, "a", encoding="utf-8") as handle:
+            handle.write(f"{os.getpid()} {event}\n")
+    except OSError:
+        pass
+
+
+@dataclass(frozen=True)
+class Session:
+    """The project as read once, and the views every command and presenter asks for."""
+
+    config: Config
+    readings: Readings
+    #: The baseline file (``None``: no file, or a session that judges without it).
+    known: Baseline | None = None
+    use_baseline: bool = True
+
+    @classmethod
+    def open(
+        cls,
+        config: Config,
+        *,
+        base: str | None = None,
+        today: datetime.date | None = None,
+        ledger: Ledger | None = None,
+        baseline: bool = True,
+    ) -> Session:
+        """Read the project once.
+
+        ``base`` is the git ref review-after-change and ``diff`` compare with; ``today`` dates
+        reviews (default: ``JOBLEDGER_TODAY``, else the machine's date); ``ledger`` replaces the
+        fresh extraction (the xdist controller's, or a test's). Without ``baseline`` the gate is
+        judged as if there were no baseline file (what ``jobledger baseline`` records).
+
+        Only a configuration mistake raises (a corrupt baseline, a malformed ``JOBLEDGER_TODAY``:
+        a located :class:`~pytest_jobledger.errors.JobledgerError`, exit 2), before any work.
+        """
+        trace("session-open")
+        day = today if today is not None else resolve_today(None)
+        # Read first: a corrupt baseline is a located error (exit 2) before any work is done.
+        known = read_baseline(config) if baseline else None
+        if ledger is None:
+            from .extract import extract_ledger  # libcst: only when the code is read
+
+            ledger = extract_ledger(config)
+        overlay, error, digest = read_overlay(config)
+        roster, roster_error = read_roster(config)
+        readings = Readings(
+            fresh=ledger,
+            committed=read_committed(config),
+            overlay=overlay,
+            overlay_error=error,
+            overlay_sha256=digest,
+            today=day,
+            roster=roster,
+            roster_error=roster_error,
+            base=read_base(config, base) if base is not None else None,
+        )
+        return cls(config, readings, known, baseline)
+
+    @property
+    def today(self) -> datetime.date:
+        return self.readings.today
+
+    @cached_property
+    def gate(self) -> GateResult:
+        """The fresh gate with the baseline applied (known failures are notices), no runbook."""
+        result = judge(self.readings, self.config)
+        if not self.use_baseline:
+            return result
+        return apply_baseline(result, self.known, self.config.display(self.config.baseline_path))
+
+    @cached_property
+    def fresh_view(self) -> GateResult:
+        """What ``check``, pytest and the Action report: the gate, and the runbook's freshness
+        when ``runbook`` is configured (so none of them can disagree about the page)."""
+        trace("gate-evaluated")
+        return with_runbook_status(self.gate, self.config)
+
+    @cached_property
+    def committed_view(self) -> Snapshot:
+        """The committed ledger joined with the same overlay, roster and day."""
+        return committed_view(self.readings, self.config)
+
+    def changes(self) -> ChangeReport:
+        """What changed since the base, for ``jobledger diff``, or a usage error saying why
+        there is no base (exit 2)."""
+        reading = self.readings.base
+        if reading is None:
+            raise JobledgerError("no base to compare with: no --base was given")
+        if reading.base is None:
+            raise JobledgerError(f"no base to compare with: {reading.reason}")
+        if self.readings.overlay is None:
+            error = self.readings.overlay_error
+            assert error is not None
+            raise error
+        return build_report(reading.base, self.readings.fresh, self.readings.overlay)
+
+    @cached_property
+    def drafts(self) -> dict[str, Draft] | DraftsError:
+        """The drafts file (``render --preview`` shows them), or why it cannot be read."""
+        return read_drafts_file(self.config)
+
+
+def evaluate(
+    config: Config,
+    *,
+    ledger: Ledger | None = None,
+    base: str | None = None,
+    today: datetime.date | None = None,
+    baseline: bool = True,
+) -> GateResult:
+    """The gate of a freshly opened session (without the runbook item): for tests and tools."""
+    return Session.open(config, ledger=ledger, base=base, today=today, baseline=baseline).gate
+
+
+def read_overlay(config: Config) -> tuple[Overlay | None, OverlayError | None, str | None]:
+    """The overlay, with the configured ``max_overlay_bytes``, or why it cannot be used; and the
+    sha256 of the bytes read (``None``: no file), even when they do not parse."""
+    display, limit = config.overlay_display, config.max_overlay_bytes
+    try:
+        raw = read_overlay_bytes(config.overlay_path, display, root=config.root, max_bytes=limit)
+    except OverlayError as exc:
+        return None, exc, None
+    if raw is None:
+        return Overlay(path=display, exists=False), None, None
+    digest = hashlib.sha256(raw).hexdigest()
+    try:
+        overlay = parse_overlay(raw, display, max_bytes=limit)
+    except OverlayError as exc:
+        return None, exc, digest
+    return dataclasses.replace(overlay, sha256=digest), None, digest
+
+
+def read_roster(config: Config) -> tuple[Roster | None, OverlayError | None]:
+    """The owners roster when one is configured, or why it cannot be used."""
+    if config.owners_path is None:
+        return None, None
+    display = config.display(config.owners_path)
+    try:
+        return load_roster(config.owners_path, display, root=config.root), None
+    except OverlayError as exc:
+        return None, exc
+
+
+def read_committed(config: Config) -> CommittedLedger:
+    """The committed ledger: its bytes, its text with line endings normalised, and it parsed."""
+    raw, unreadable = committed_bytes(config.ledger_path, config.root)
+    if raw is None:
+        return CommittedLedger(unreadable=unreadable)
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        reason = f"it is not UTF-8 text (line {line}), so it is not a file jobledger wrote"
+        return CommittedLedger(raw=raw, unreadable=reason)
+    text = text.replace("\r\n", "\n")  # a CRLF checkout of an up-to-date file is up to date
+    ledger, problem = parse_ledger(text)
+    return CommittedLedger(raw=raw, text=text, ledger=ledger, problem=problem)
+
+
+def read_base(config: Config, ref: str) -> BaseReading:
+    """The base's committed ledger and overlay, read with git through the tree's own parsers
+    (the same limits, the same refusals), or the reason there is no base."""
+    trace("base-read")
+    try:
+        return BaseReading(ref, _base(config, ref))
+    except git.GitUnavailable as exc:
+        return BaseReading(ref, None, exc.reason)
+
+
+def _base(config: Config, ref: str) -> Base:
+    commit = git.resolve_commit(ref, config.root)
+    try:
+        raw = git.show(commit, config.ledger_path, config.root, limit=MAX_BASE_LEDGER_BYTES)
+    except git.NotAtCommit as exc:
+        raise git.GitUnavailable(
+            f"{config.ledger_display} was not committed at {ref} ({commit[:12]}), so there is "
+            "nothing to compare the jobs with"
+        ) from exc
+    ledger: Ledger | None
+    problem: str | None
+    try:
+        text = raw.decode("utf-8").replace("\r\n", "\n")
+    except UnicodeDecodeError:
+        ledger, problem = None, "it is not UTF-8 text"
+    else:
+        ledger, problem = parse_ledger(text)
+    if ledger is None:
+        raise git.GitUnavailable(
+            f"{config.ledger_display} at {ref} is not a ledger jobledger can read ({problem})"
+        )
+    display = config.overlay_display
+    limit = config.max_overlay_bytes
+    try:
+        overlay_raw = git.show(commit, config.overlay_path, config.root, limit=limit)
+    except git.NotAtCommit:
+        overlay = Overlay(path=display, exists=False)  # every entry is new: none is stale
+    else:
+        try:
+            overlay = parse_overlay(overlay_raw, display, max_bytes=limit)
+        except OverlayError as exc:
+            raise git.GitUnavailable(
+                f"{display} at {ref} cannot be read ({exc.message}), so a touched entry cannot "
+                "be told from an untouched one"
+            ) from exc
+        overlay = dataclasses.replace(overlay, sha256=hashlib.sha256(overlay_raw).hexdigest())
+    return Base(ref=ref, commit=commit, ledger=ledger, overlay=overlay)
+
+
+def read_drafts_file(config: Config) -> dict[str, Draft] | DraftsError:
+    """Every draft, or why the drafts file cannot be read (a located error, never a crash: a
+    file nested past the parser's depth is refused like any other malformed file)."""
+    try:
+        return read_drafts(config.drafts_path, root=config.root, display=config.drafts)
+    except DraftsError as exc:
+        return exc
+    except RecursionError:
+        return DraftsError(
+            "the drafts file nests too deeply to be one jobledger wrote; delete it and run "
+            "`jobledger draft` again",
+            path=config.drafts,
+        )
