@@ -25,7 +25,6 @@ from __future__ import annotations
 import dataclasses
 import datetime
 import hashlib
-import os
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -47,27 +46,10 @@ from .overlay.model import Overlay
 from .overlay.reader import parse_overlay, read_overlay_bytes
 from .overlay.roster import Roster, load_roster
 from .reporters.runbook import with_runbook_status
+from .trace import trace
 
 #: A committed ledger of 100,000 jobs is about 60 MB; past this the base's is not read.
 MAX_BASE_LEDGER_BYTES = 64 * 1024 * 1024
-#: Where a session notes each reading it makes (one line each), when set: how a test counts.
-TRACE = "JOBLEDGER_TRACE"
-
-
-def trace(event: str) -> None:
-    """Note ``event`` in the file ``$JOBLEDGER_TRACE`` names (nothing when it is unset).
-
-    The suite counts readings with it under pytest-xdist (each process appends its own lines);
-    it never changes what a command does, and a trace that cannot be written is ignored.
-    """
-    target = os.environ.get(TRACE)
-    if not target:
-        return
-    try:
-        with open(target, "a", encoding="utf-8") as handle:
-            handle.write(f"{os.getpid()} {event}\n")
-    except OSError:
-        pass
 
 
 @dataclass(frozen=True)
@@ -128,12 +110,17 @@ class Session:
         return self.readings.today
 
     @cached_property
+    def unbaselined(self) -> GateResult:
+        """The fresh gate as if there were no baseline (what ``jobledger baseline`` records)."""
+        return judge(self.readings, self.config)
+
+    @cached_property
     def gate(self) -> GateResult:
         """The fresh gate with the baseline applied (known failures are notices), no runbook."""
-        result = judge(self.readings, self.config)
         if not self.use_baseline:
-            return result
-        return apply_baseline(result, self.known, self.config.display(self.config.baseline_path))
+            return self.unbaselined
+        display = self.config.display(self.config.baseline_path)
+        return apply_baseline(self.unbaselined, self.known, display)
 
     @cached_property
     def fresh_view(self) -> GateResult:

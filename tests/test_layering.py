@@ -43,6 +43,7 @@ FORBIDDEN: dict[str, frozenset[str]] = {
     "text": frozenset({"*"}),
     "paths": frozenset({"*"}),
     "git": frozenset({"*"}),
+    "trace": frozenset({"*"}),
 }
 # The draft lane runs a person's command: it reads the ledger's records and nothing that judges
 # or presents; nothing that judges or presents (the gate, the plugin, the Action, reporters) may
@@ -69,7 +70,7 @@ for _room in ("verdict", "baseline", "draft"):
 FORBIDDEN["config"] = FORBIDDEN["config"] | {"draft"}
 
 #: What the innermost modules may import of the package at all (``"*"`` above).
-LEAVES = frozenset({"errors", "atomic", "text", "paths", "git"})
+LEAVES = frozenset({"errors", "atomic", "text", "paths", "git", "trace"})
 
 
 def room_of(module: str) -> str:

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .. import git
+from ..trace import trace
 
 _MAX_EVENT_BYTES = 16 * 1024 * 1024
 
@@ -47,9 +48,11 @@ class GitHubContext:
         )
 
 
-def _event(path: Path | None) -> Mapping[str, object]:
+def read_event(path: Path | None) -> Mapping[str, object]:
+    """The event payload (``{}``: none, too large, or not JSON); a presenter reads it once."""
     if path is None:
         return {}
+    trace("event-payload")
     try:
         if path.stat().st_size > _MAX_EVENT_BYTES:
             return {}
@@ -70,7 +73,7 @@ def _get(data: object, *keys: str) -> object:
 def base_refs(context: GitHubContext, event: Mapping[str, object] | None = None) -> list[str]:
     """The pull request's base, best first: the payload's ``pull_request.base.sha``, then
     ``origin/<GITHUB_BASE_REF>``; empty outside a pull request."""
-    event = _event(context.event_path) if event is None else event
+    event = read_event(context.event_path) if event is None else event
     refs: list[str] = []
     sha = _get(event, "pull_request", "base", "sha")
     if isinstance(sha, str) and re.fullmatch(r"[0-9a-fA-F]{7,64}", sha):
@@ -80,7 +83,9 @@ def base_refs(context: GitHubContext, event: Mapping[str, object] | None = None)
     return refs
 
 
-def changed_files(context: GitHubContext, cwd: Path) -> frozenset[Path]:
+def changed_files(
+    context: GitHubContext, cwd: Path, event: Mapping[str, object] | None = None
+) -> frozenset[Path]:
     """Real paths of the files the pull request (or pushed commits) changed, found offline.
 
     A pull request diffs its base commit (from the event payload, else ``origin/<base ref>``)
@@ -88,10 +93,11 @@ def changed_files(context: GitHubContext, cwd: Path) -> frozenset[Path]:
     the base, a missing git or a foreign payload give an empty set: the order is then by file.
     """
     base_dir = _top(context, cwd)
-    event = _event(context.event_path)
+    event = read_event(context.event_path) if event is None else event
     names: list[str] = []
     if isinstance(event.get("pull_request"), dict):
         for ref in base_refs(context, event):
+            trace("git-diff-files")
             found = git.lines(["diff", "--name-only", "-z", f"{ref}...HEAD", "--"], base_dir)
             if found is not None:
                 names = found
@@ -114,15 +120,18 @@ def _top(context: GitHubContext, cwd: Path) -> Path:
 _HUNK = re.compile(r"^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@", re.MULTILINE)
 
 
-def changed_lines(context: GitHubContext, path: Path) -> frozenset[int] | None:
+def changed_lines(
+    context: GitHubContext, path: Path, event: Mapping[str, object] | None = None
+) -> frozenset[int] | None:
     """The lines of ``path`` a pull request added or changed (a deletion marks the lines around
     it; an added blank line marks nothing), or ``None`` when that cannot be told offline (not a
     pull request, no base commit)."""
-    event = _event(context.event_path)
+    event = read_event(context.event_path) if event is None else event
     if not isinstance(event.get("pull_request"), dict):
         return None
     base_dir = _top(context, path.parent)
     for ref in base_refs(context, event):
+        trace("git-diff-lines")
         found = git.lines(["diff", "-U0", "--no-color", f"{ref}...HEAD", "--", str(path)], base_dir)
         if found is not None:
             return _hunk_lines(found)
