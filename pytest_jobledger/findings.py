@@ -183,6 +183,18 @@ class Kind(str, enum.Enum):
     )
 
 
+class Status(str, enum.Enum):
+    """Every status item, ``jobledger-status::<value>``, in the order they come: the project's
+    footing rather than a job's cell. A check names one by its ``value`` (plain text)."""
+
+    OVERLAY = "overlay-valid"
+    LEDGER = "ledger-fresh"
+    JOBS = "jobs-found"
+    OWNERS = "owners-valid"
+    BASE = "review-base"
+    RUNBOOK = "runbook-fresh"
+
+
 class Level(str, enum.Enum):
     """How much a finding weighs: only an error fails the gate.
 
@@ -312,11 +324,16 @@ class Check:
         return cls(finding.job, finding.cell, finding.path, finding.line, finding=finding)
 
     @classmethod
-    def status_failed(cls, kind: Kind, cell: str, path: str, line: int, message: str) -> Check:
-        """A failing status item (``jobledger-status::<cell>``): the project's footing, not a
+    def status(cls, item: Status, path: str, line: int, *, skipped: str | None = None) -> Check:
+        """A status item that passes (or, with ``skipped``, had nothing to judge)."""
+        return cls(STATUS_JOB, item.value, path, line, skipped=skipped)
+
+    @classmethod
+    def status_failed(cls, kind: Kind, item: Status, path: str, line: int, message: str) -> Check:
+        """A failing status item (``jobledger-status::<item>``): the project's footing, not a
         job's cell."""
         finding = Finding(
-            kind=kind, job=STATUS_JOB, cell=cell, path=path, line=line, message=message
+            kind=kind, job=STATUS_JOB, cell=item.value, path=path, line=line, message=message
         )
         return cls.failed(finding)
 

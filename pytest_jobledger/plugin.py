@@ -42,6 +42,7 @@ from .findings import (
     Finding,
     GateResult,
     Level,
+    Status,
 )
 from .text import one_line
 
@@ -279,12 +280,6 @@ class JobNode(pytest.Collector):
             yield CellItem.from_parent(self, name=one_line(check.cell), check=check)
 
 
-def _base_status() -> str:
-    from .gate.review import BASE_STATUS
-
-    return BASE_STATUS
-
-
 class CellItem(pytest.Item):
     """One (job, cell) pair or status: passes when signed, fails with the finding's message."""
 
@@ -292,7 +287,7 @@ class CellItem(pytest.Item):
         super().__init__(**kwargs)
         self.check = check
         self.add_marker(MARKER)
-        if check.job == STATUS_JOB and check.cell == _base_status():
+        if check.job == STATUS_JOB and check.cell == Status.BASE.value:
             # What changed since the base travels to the presenters (the job summary) with this
             # item's reports, whether it passes or is skipped (no base).
             changes = self.config.stash[_STATE].result().changes

@@ -170,8 +170,8 @@ def test_the_trail_may_lean_on_the_core_only(tmp_path: Path) -> None:
     bad = fake / "audit" / "log.py"
     bad.write_text("from ..atomic import locked\nfrom ..verdict.model import Answer\n")
     assert violations(bad, fake) == [
-        f"{NAME}/audit/log.py:2: audit may import only atomic, errors, git, paths, text, "
+        f"{NAME}/audit/log.py:2: audit may import only atomic, errors, git, paths, text, trace, "
         f"not {NAME}.verdict.model",
-        f"{NAME}/audit/log.py:2: audit may import only atomic, errors, git, paths, text, "
+        f"{NAME}/audit/log.py:2: audit may import only atomic, errors, git, paths, text, trace, "
         f"not {NAME}.verdict.model.Answer",
     ]

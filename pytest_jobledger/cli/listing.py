@@ -10,6 +10,7 @@ import json
 import sys
 from typing import Any
 
+from ..gate.cells import normal_text
 from ..gate.committed import Snapshot
 from ..session import Session
 from ..text import clip, one_line
@@ -132,6 +133,6 @@ def _wanted(row: dict[str, Any], args: argparse.Namespace) -> bool:
         return False
     if args.owner is not None:
         owner = row["paging_owner"]
-        if not isinstance(owner, str) or owner.strip().casefold() != args.owner.strip().casefold():
+        if not isinstance(owner, str) or normal_text(owner) != normal_text(args.owner):
             return False
     return True

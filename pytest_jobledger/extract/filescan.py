@@ -61,7 +61,6 @@ class Scanner:
             decorator_keys=frozenset(keys),
         )
         self.sites = Sites(self.index, config, RowBuilder(self.index, config), words)
-        self.by_path = {source.rel_path: source for source in files}
 
     def scan(self, source: SourceFile) -> ScanRecord:
         """Every job and unsupported place in ``source``; a module too convoluted to follow is

@@ -15,14 +15,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..config import Config
-from ..findings import Check, Finding, Kind, Level
+from ..findings import Check, Finding, Kind, Level, Status
 from ..ledger.diff import LedgerDiff, diff_ledgers
 from ..ledger.model import Ledger
 from ..overlay.model import Entry, Overlay
-from .status import STATUS_JOB
 
 REVIEW_CELL = "review-after-change"
-BASE_STATUS = "review-base"
 
 LEVELS = {"warn": Level.WARNING, "fail": Level.ERROR}
 
@@ -40,10 +38,9 @@ class Base:
 def base_status(config: Config, ref: str, base: Base | None, reason: str | None) -> Check:
     """Passes when the base was read; skipped (with the one line that says why) when not."""
     if base is not None:
-        return Check(STATUS_JOB, BASE_STATUS, config.ledger_display, 1)
-    return Check(
-        STATUS_JOB,
-        BASE_STATUS,
+        return Check.status(Status.BASE, config.ledger_display, 1)
+    return Check.status(
+        Status.BASE,
         config.ledger_display,
         1,
         skipped=(

@@ -15,14 +15,13 @@ import dataclasses
 from collections.abc import Mapping
 
 from ...config import Config
-from ...findings import STATUS_JOB, Check, GateResult, Kind
+from ...findings import STATUS_JOB, Check, GateResult, Kind, Status
 from ...ledger.diff import stale_line
 from ...paths import read_regular
 from . import page
 from .build import blockers, build_runbook
 from .model import DraftNote
 
-RUNBOOK_STATUS = "runbook-fresh"
 FORMATS: tuple[str, ...] = ("markdown", "json")
 #: A committed runbook larger than this is not read (a page for 4,000 jobs is a few MiB).
 MAX_RUNBOOK_BYTES = 64 * 1024 * 1024
@@ -51,9 +50,8 @@ def runbook_status(result: GateResult, config: Config) -> Check | None:
     if blocking:
         count = len(blocking)
         known = sum(1 for c in blocking if c.finding is not None and c.finding.baselined)
-        return Check(
-            STATUS_JOB,
-            RUNBOOK_STATUS,
+        return Check.status(
+            Status.RUNBOOK,
             display,
             1,
             skipped=(
@@ -68,7 +66,7 @@ def runbook_status(result: GateResult, config: Config) -> Check | None:
     def stale(line: int, detail: str) -> Check:
         return Check.status_failed(
             Kind.RUNBOOK_STALE,
-            RUNBOOK_STATUS,
+            Status.RUNBOOK,
             display,
             line,
             f"The committed runbook {display} {detail}. It is rendered from the ledger and the "
@@ -84,7 +82,7 @@ def runbook_status(result: GateResult, config: Config) -> Check | None:
         return stale(1, f"cannot be read ({error.strerror or error})")
     line = stale_line(raw.decode("utf-8", errors="replace"), expected)
     if line is None:
-        return Check(STATUS_JOB, RUNBOOK_STATUS, display, 1)
+        return Check.status(Status.RUNBOOK, display, 1)
     return stale(line, f"differs from a fresh render (first difference at line {line})")
 
 
