@@ -15,6 +15,7 @@ from pathlib import Path
 
 from ..config import Config
 from ..findings import GateResult, JoinedJob, Kind
+from ..reporters.markdown import Budget
 from ..reporters.runbook import blockers, build_runbook
 from ..reporters.runbook.page import index_row, index_table
 
@@ -89,18 +90,16 @@ def runbook_section(
             "",
         ]
     text = "\n".join(head) + index_table([]) + "\n"
-    used = len(text.encode("utf-8"))
-    if used + _RESERVE > limit_bytes:
+    budget = Budget(limit_bytes, reserve=_RESERVE, used=text)
+    if not budget.room:
         return ""
     parts = [text]
     shown = 0
     for job in jobs:
         row = index_row(job, links=False) + "\n"
-        size = len(row.encode("utf-8"))
-        if used + size + _RESERVE > limit_bytes:
+        if not budget.take(row):
             break
         parts.append(row)
-        used += size
         shown += 1
     if shown < len(jobs):
         parts.append(
