@@ -45,7 +45,7 @@ from .ledger.store import committed_bytes, parse_ledger
 from .overlay.model import Overlay
 from .overlay.reader import parse_overlay, read_overlay_bytes
 from .overlay.roster import Roster, load_roster
-from .reporters.runbook import with_runbook_status
+from .reporters.runbook import read_committed_runbook, with_runbook_status
 from .trace import trace
 
 #: A committed ledger of 100,000 jobs is about 60 MB; past this the base's is not read.
@@ -127,7 +127,9 @@ class Session:
         """What ``check``, pytest and the Action report: the gate, and the runbook's freshness
         when ``runbook`` is configured (so none of them can disagree about the page)."""
         trace("gate-evaluated")
-        return with_runbook_status(self.gate, self.config)
+        if self.config.runbook is None:
+            return self.gate
+        return with_runbook_status(self.gate, self.config, read_committed_runbook(self.config))
 
     @cached_property
     def committed_view(self) -> Snapshot:

@@ -1,18 +1,20 @@
 """When the runbook may be published, what it says, and whether the committed page says it too.
 
-- :func:`blockers` is the one refusal rule: ``jobledger render`` writes nothing, and the
+- :func:`~.build.blockers` is the one refusal rule: ``jobledger render`` writes nothing, and the
   runbook-fresh item is not judged, while any check fails or could not be judged (status items
   included: a stale ledger or an unreadable overlay is unsigned work too).
 - :func:`render_runbook` is the page's text in either format.
 - :func:`with_runbook_status` adds ``jobledger-status::runbook-fresh`` to a gate result when
-  ``runbook`` is configured. ``pytest --jobledger`` and ``jobledger check`` both call it, so they
-  cannot disagree about the page.
+  ``runbook`` is configured, against the page the session read (:func:`read_committed_runbook`).
+  The session's fresh view is what ``pytest --jobledger`` and ``jobledger check`` both report,
+  so they cannot disagree about the page.
 """
 
 from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
+from dataclasses import dataclass
 
 from ...config import Config
 from ...findings import STATUS_JOB, Check, GateResult, Kind, Status
@@ -41,8 +43,29 @@ def render_runbook(
     return page.render(book) if fmt == "markdown" else book.dumps()
 
 
-def runbook_status(result: GateResult, config: Config) -> Check | None:
-    """The runbook-fresh item for ``result``, or ``None`` when no runbook is configured."""
+@dataclass(frozen=True)
+class CommittedRunbook:
+    """The committed runbook as the session read it: its text (``None``: no file), or why it
+    cannot be read."""
+
+    text: str | None = None
+    unreadable: str | None = None
+
+
+def read_committed_runbook(config: Config) -> CommittedRunbook:
+    """The configured runbook's text (read once, by the session), or why it cannot be read."""
+    try:
+        raw = read_regular(config.runbook_path, root=config.root, limit=MAX_RUNBOOK_BYTES)
+    except FileNotFoundError:
+        return CommittedRunbook()
+    except OSError as error:
+        return CommittedRunbook(unreadable=f"cannot be read ({error.strerror or error})")
+    return CommittedRunbook(text=raw.decode("utf-8", errors="replace"))
+
+
+def runbook_status(result: GateResult, config: Config, committed: CommittedRunbook) -> Check | None:
+    """The runbook-fresh item for ``result`` against the ``committed`` page, or ``None`` when
+    no runbook is configured."""
     if config.runbook is None:
         return None
     display = config.display(config.runbook_path)
@@ -74,21 +97,21 @@ def runbook_status(result: GateResult, config: Config) -> Check | None:
             "is fixed in the code or the overlay, never in the page.",
         )
 
-    try:
-        raw = read_regular(config.runbook_path, root=config.root, limit=MAX_RUNBOOK_BYTES)
-    except FileNotFoundError:
+    if committed.unreadable is not None:
+        return stale(1, committed.unreadable)
+    if committed.text is None:
         return stale(1, "does not exist yet")
-    except OSError as error:
-        return stale(1, f"cannot be read ({error.strerror or error})")
-    line = stale_line(raw.decode("utf-8", errors="replace"), expected)
+    line = stale_line(committed.text, expected)
     if line is None:
         return Check.status(Status.RUNBOOK, display, 1)
     return stale(line, f"differs from a fresh render (first difference at line {line})")
 
 
-def with_runbook_status(result: GateResult, config: Config) -> GateResult:
+def with_runbook_status(
+    result: GateResult, config: Config, committed: CommittedRunbook
+) -> GateResult:
     """``result`` with the runbook-fresh item after the other status items (when configured)."""
-    status = runbook_status(result, config)
+    status = runbook_status(result, config, committed)
     if status is None:
         return result
     checks = result.checks
