@@ -178,7 +178,7 @@ def _pytest_signed(
 
 
 @settings(
-    max_examples=6,
+    max_examples=5,
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
