@@ -8,12 +8,13 @@ from __future__ import annotations
 import os
 import re
 import shlex
-import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
+
+import pathspec
 
 from .errors import ConfigError
 from .ledger.model import FRAMEWORKS, LEDGER_KEYS, RESOLVED_FIELDS
@@ -27,13 +28,9 @@ from .overlay.cells import (
     vocabulary,
 )
 from .overlay.reader import MAX_OVERLAY_BYTES, OVERLAY_BYTES_CEILING
-from .paths import outside_reason, read_regular
+from .paths import is_git_name, outside_reason, read_regular, real
+from .readers import Unreadable, decode_utf8, parse_toml
 from .text import did_you_mean, one_line
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - exercised on 3.10 only
-    import tomli as tomllib  # type: ignore[import-not-found,unused-ignore]
 
 DEFAULT_EXCLUDE: tuple[str, ...] = (
     "**/.git/**",
@@ -305,16 +302,25 @@ def _read_table(
     ``[project] name`` (the runbook's title)."""
     try:
         raw = read_regular(path, root=root, limit=MAX_CONFIG_BYTES)
-        text = raw.decode("utf-8")
-        data = tomllib.loads(text)
+        text = decode_utf8(raw)
+        data = parse_toml(text)
     except OSError as exc:
         reason = exc.strerror or str(exc)
         raise ConfigError(f"cannot read configuration: {reason}", path=str(path)) from exc
-    except UnicodeDecodeError as exc:
-        raise ConfigError("configuration is not UTF-8 text", path=str(path)) from exc
-    except tomllib.TOMLDecodeError as exc:
-        line = _toml_error_line(str(exc))
-        raise ConfigError(f"not valid TOML: {exc}", path=str(path), line=line) from exc
+    except Unreadable as exc:
+        problem = exc.problem
+        if problem.reason == "encoding":
+            message = "configuration is not UTF-8 text"
+        elif problem.reason == "syntax":
+            message = f"not valid TOML: {problem.detail}"
+        elif problem.reason == "deep":
+            message = (
+                "the TOML is nested too deeply to read (arrays or tables inside one another); "
+                "[tool.jobledger] needs a few levels at most"
+            )
+        else:
+            message = f"configuration cannot be read: {problem.detail}"
+        raise ConfigError(message, path=str(path), line=problem.line) from None
     tool = data.get("tool", {})
     table = tool.get("jobledger") if isinstance(tool, dict) else None
     if table is not None and not isinstance(table, dict):
@@ -350,11 +356,6 @@ def key_lines(text: str) -> dict[str, int]:
     return lines
 
 
-def _toml_error_line(message: str) -> int | None:
-    match = re.search(r"line (\d+)", message)
-    return int(match.group(1)) if match else None
-
-
 def config_from_table(
     table: Mapping[str, Any],
     *,
@@ -376,6 +377,7 @@ def config_from_table(
 
     def inside(key: str, value: str) -> str:
         """A configured path: relative, and inside the root once symlinks are followed."""
+        path_text(key, value, fail)
         if Path(value).is_absolute() or ".." in Path(value).parts:
             raise fail(key, f"{value!r} must be relative to the root and stay inside it")
         reason = outside_reason(root / value, root)
@@ -425,11 +427,11 @@ def config_from_table(
     owners = table.get("owners")
     if owners is not None:
         owners = inside("owners", string("owners", ""))
-    return Config(
+    config = Config(
         root=root,
         source=source,
         paths=paths,
-        exclude=str_list("exclude", ()),
+        exclude=exclude_patterns(str_list("exclude", ()), fail),
         ledger=inside("ledger", string("ledger", Config.ledger)),
         overlay=inside("overlay", string("overlay", Config.overlay)),
         job_id=string("job_id", Config.job_id, JOB_ID_STYLES),
@@ -442,7 +444,7 @@ def config_from_table(
         owners=owners,
         cells=_cell_settings(table.get("cells", {}), required, blocked, fail),
         schema=inside("schema", string("schema", Config.schema)),
-        audit_log=inside("audit_log", string("audit_log", Config.audit_log)),
+        audit_log=_audit_log(string("audit_log", Config.audit_log), inside, fail),
         bulk_retry_limit=_whole_number(table, "bulk_retry_limit", DEFAULT_BULK_RETRY_LIMIT, fail),
         project=project,
         runbook=inside("runbook", string("runbook", "")) if "runbook" in table else None,
@@ -457,6 +459,46 @@ def config_from_table(
         key_lines=lines,
         cache_dir=_cache_dir(inside("cache_dir", string("cache_dir", DEFAULT_CACHE_DIR)), fail),
         respect_gitignore=_flag(table, "respect_gitignore", fail),
+    )
+    distinct_roles(config, set(table), fail)
+    return config
+
+
+def _audit_log(value: str, inside: Any, fail: Any) -> str:
+    """``audit_log``: a path inside the root, ``sqlite:///relative/path`` inside the root, or a
+    ``postgresql://`` URL without a password (pyproject.toml is committed and a pull request can
+    read it; a password goes in ``JOBLEDGER_AUDIT_URL``, which wins). The value itself is never
+    repeated in a message about a password."""
+    if "://" not in value:
+        return str(inside("audit_log", value))
+    scheme, _, rest = value.partition("://")
+    if scheme == "sqlite":
+        if not rest.startswith("/") or rest.startswith("//") or rest == "/":
+            raise fail(
+                "audit_log",
+                "a SQLite store here is sqlite:///relative/path.db inside the root (an absolute "
+                "path belongs in JOBLEDGER_AUDIT_URL)",
+            )
+        inside("audit_log", rest[1:])
+        return value
+    if scheme in ("postgresql", "postgres"):
+        try:
+            parts = urlsplit(value)
+            parts.port  # noqa: B018 - a port that is not a number raises here
+        except ValueError:
+            raise fail("audit_log", "is not a postgresql:// URL jobledger can read") from None
+        query = [item.partition("=")[0] for item in parts.query.split("&")]
+        if parts.password is not None or "password" in query:
+            raise fail(
+                "audit_log",
+                "holds a password, and pyproject.toml is committed: remove it here and set "
+                "JOBLEDGER_AUDIT_URL (which wins over audit_log) in the operators' environment",
+            )
+        return value
+    raise fail(
+        "audit_log",
+        f"{one_line(scheme)!r} is not a store jobledger knows: give a path, "
+        "sqlite:///relative/path.db or postgresql://user@host/db",
     )
 
 
@@ -657,9 +699,160 @@ def _schema_url(table: Mapping[str, Any], fail: Any) -> str | None:
     example = "e.g. https://example.com/job_policy.schema.json"
     if not isinstance(value, str) or not value:
         raise fail("schema_url", f"must be a non-empty string, {example}")
-    parts = urlsplit(value)
-    if parts.scheme != "https" or not parts.hostname or any(c.isspace() for c in value):
+    try:
+        parts = urlsplit(value)
+        hostname = parts.hostname
+    except ValueError as error:
+        raise fail("schema_url", f"is not a URL ({error}), {example}") from None
+    if parts.scheme != "https" or not hostname or any(c.isspace() for c in value):
         raise fail("schema_url", f"must be an https URL without spaces, {example}")
     if not value.isprintable():
         raise fail("schema_url", "must not hold control characters")
     return value
+
+
+# -- path roles (issues 19 and 27): which file each key names, and that no two share one --------
+
+#: ``scheme://`` at the start of a value: a URL (an ``audit_log`` database), not a path.
+_URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
+#: The keys that name a file or folder the tool writes (the overlay: by the stub).
+WRITTEN_ROLES: tuple[str, ...] = (
+    "ledger",
+    "overlay",
+    "schema",
+    "runbook",
+    "drafts",
+    "baseline",
+    "audit_log",
+    "cache_dir",
+)
+#: What a Python source is called; the tool scans those and never writes one.
+_SOURCE_SUFFIXES = (".py", ".pyi", ".pyw")
+#: The configuration file, as a role that no written role may share.
+_CONFIG_ROLE = "the configuration file"
+#: A sensible value of each written role, for messages.
+_EXAMPLES = {
+    "ledger": "generated/job_ledger.json",
+    "overlay": "overlays/job_policy.yaml",
+    "schema": "overlays/job_policy.schema.json",
+    "runbook": DEFAULT_RUNBOOK,
+    "drafts": DEFAULT_DRAFTS,
+    "baseline": "overlays/jobledger-baseline.json",
+    "audit_log": DEFAULT_AUDIT_LOG,
+}
+
+
+def is_url(value: str) -> bool:
+    """Whether a configured value is a URL (``sqlite:///...``, ``postgresql://...``) rather than
+    a path: the one place that says so; the path rules below skip it."""
+    return _URL.match(value) is not None
+
+
+def path_text(key: str, value: str, fail: Any) -> None:
+    """A configured path any file system can take and that stays out of ``.git``: a NUL byte
+    would crash every later call that names it; a file under ``.git`` (a hook, the config) is
+    one git runs or obeys."""
+    if "\0" in value:
+        raise fail(key, "holds a NUL byte (\\x00), which no file name can hold; remove it")
+    if is_url(value):
+        return
+    for part in re.split(r"[\\/]", value):
+        if is_git_name(part):
+            raise fail(
+                key,
+                f"{one_line(repr(value))} is inside the {one_line(repr(part))} folder, which "
+                "belongs to git (its hooks and config run programs): the tool never writes or "
+                "reads a configured file there; choose a path outside .git",
+            )
+
+
+def exclude_patterns(patterns: tuple[str, ...], fail: Any) -> tuple[str, ...]:
+    """``exclude``: each entry a pattern ``.gitignore`` syntax can hold (compiled here once, by
+    the library discovery uses, so a bad one is a located error and not a traceback later)."""
+    for pattern in patterns:
+        if "\0" in pattern:
+            raise fail("exclude", "holds a NUL byte (\\x00), which no file name can hold")
+        try:
+            pathspec.GitIgnoreSpec.from_lines([pattern])
+        except (ValueError, re.error, RecursionError) as error:
+            raise fail(
+                "exclude",
+                f"{one_line(repr(pattern))} is not a .gitignore-style pattern "
+                f'({one_line(str(error))}); write it as a .gitignore line, e.g. "migrations/" '
+                'or "**/generated_*.py"',
+            ) from None
+    return patterns
+
+
+def _role_values(config: Config) -> dict[str, str]:
+    """Each path role's value as it takes effect (the runbook ``jobledger render`` writes when
+    none is configured), leaving out a URL and an unset ``owners``."""
+    values = {
+        "ledger": config.ledger,
+        "overlay": config.overlay,
+        "schema": config.schema,
+        "runbook": config.runbook or DEFAULT_RUNBOOK,
+        "drafts": config.drafts,
+        "baseline": config.baseline,
+        "audit_log": config.audit_log,
+        "cache_dir": config.cache_dir,
+    }
+    if config.owners is not None:
+        values["owners"] = config.owners
+    return {key: value for key, value in values.items() if not is_url(value)}
+
+
+def _compared(path: Path) -> str:
+    """What two paths are compared by: symlinks followed, case folded (a file system that folds
+    case takes ``Ledger.json`` for ``ledger.json``)."""
+    return os.path.normcase(str(real(path))).casefold()
+
+
+def _within(inner: str, outer: str) -> bool:
+    return inner.startswith(outer.rstrip(os.sep) + os.sep)
+
+
+def distinct_roles(config: Config, configured: set[str], fail: Any) -> None:
+    """No two roles share a file or live one inside the other (the cache folder), and no written
+    role is the configuration file or a Python source. One line of a pull request's configuration
+    (``ledger`` = the overlay's path) would otherwise make a routine ``jobledger extract`` replace
+    the signed policy, and ``ledger`` = a module would overwrite code."""
+    values = _role_values(config)
+    for key in WRITTEN_ROLES:
+        value = values.get(key)
+        # The overlay is left out: one named policy.py is read as YAML (and refused as such),
+        # and the stub writes it only after reading it back as a valid overlay.
+        if key in ("cache_dir", "overlay") or value is None:
+            continue
+        if value.casefold().endswith(_SOURCE_SUFFIXES):
+            raise fail(
+                key,
+                f"{one_line(repr(value))} is a Python source: the tool writes this file and scans "
+                "sources, so it would overwrite code; choose a path such as "
+                f"{_EXAMPLES.get(key, 'generated/out.json')!r}",
+            )
+    places = {key: _compared(config.root / value) for key, value in values.items()}
+    if config.source is not None:
+        places[_CONFIG_ROLE] = _compared(config.source)
+    names = list(places)
+    for number, later in enumerate(names):
+        for earlier in names[:number]:
+            # Blame the key the configuration set (a default clashes only with a set one).
+            blamed, other = (earlier, later) if later not in configured else (later, earlier)
+            if blamed == _CONFIG_ROLE or (blamed not in configured and other in configured):
+                blamed, other = other, blamed
+            a, b = places[blamed], places[other]
+            if a == b:
+                relation = "the same file as"
+            elif _within(a, b) or _within(b, a):
+                relation = "inside (or around)"
+            else:
+                continue
+            source = config.display(config.source) if config.source is not None else other
+            shown = values.get(other, source)
+            raise fail(
+                blamed,
+                f"{one_line(repr(values[blamed]))} is {relation} {other} "
+                f"({one_line(repr(shown))}); two roles may not share a file (one would overwrite "
+                "or append to the other): give each its own path",
+            )

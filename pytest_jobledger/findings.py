@@ -181,6 +181,14 @@ class Kind(str, enum.Enum):
         "nothing), and commit the smaller file.",
         "Stale baseline entries",
     )
+    BASELINE_GROWN = (
+        "baseline-grown",
+        "A baseline entry that the base's baseline does not hold: the pull request added it, "
+        "and a pull request cannot accept its own failures.",
+        "Fix the failure, or take the entry out (restore the base's file with `git checkout "
+        "<base> -- <baseline>`); a baseline grows only on the default branch, by its owners.",
+        "Baseline entries the base does not hold",
+    )
 
 
 class Status(str, enum.Enum):

@@ -1,11 +1,29 @@
-"""Read-only git, the one runner of the package: a file as it was committed at a ref, and lines.
+"""Read-only git, the one place of the package that starts git.
 
-The gate reads the base's committed ledger and overlay with ``git ls-tree`` and ``git cat-file``
-(never a checkout, never a hook or filter: nothing of the scanned repository is run), and the
-GitHub presenters ask which files a pull request changed. Every call has a timeout, no terminal
-prompt, no pager and no optional locks, and captures everything. A failure is a
-:class:`GitUnavailable` whose ``reason`` is a sentence a user can act on (no git, not a
-repository, a shallow clone without the commit, an unknown ref, the file absent there).
+The gate reads the base's committed ledger and overlay with ``git ls-tree`` and ``git cat-file``,
+and the GitHub presenters ask which files (and lines) a pull request changed. The scanned tree may
+be a hostile pull request, and git obeys the folder it is started in: a folder laid out as a git
+directory (``HEAD``, ``config``, ``objects/``, ``refs/``) is a repository to git, and its
+``config`` names programs (``core.fsmonitor``, ``diff.external``, drivers, hooks). So no call here
+lets git discover anything:
+
+- the repository is located once, by :func:`locate`, from the project root upwards: the first
+  ``.git`` folder or gitfile (``gitdir: ...``, as a worktree has), stopping below a folder of
+  ``GIT_CEILING_DIRECTORIES``. A folder is never taken for a bare repository;
+- every call is pinned with ``--git-dir`` and ``--work-tree``, runs from a scratch folder of ours
+  (never a folder of the tree), with ``--literal-pathspecs`` and :data:`OVERRIDES` (no fsmonitor,
+  hooks from an empty folder, no pager, credential helper or transport, bare repositories only
+  when named); diffs add :data:`DIFF_OPTIONS` (no external diff, textconv or submodule), and blobs
+  are read with plain ``cat-file blob`` (no filter runs);
+- the environment is built, not inherited: ``PATH`` (its absolute entries only, so a ``git`` in
+  the current folder is never found), ``HOME`` and ``XDG_CONFIG_HOME`` in the scratch folder (no
+  user or system configuration: only the repository's own ``.git/config``, which a clone writes
+  and a commit cannot, plus our overrides), ``GIT_CONFIG_NOSYSTEM``, no other ``GIT_*`` variable.
+
+Every call has a timeout and captures everything. A failure is a :class:`GitUnavailable` whose
+``reason`` is a sentence a user can act on (no git, not a repository, a shallow clone without the
+commit, an unknown ref, the file absent there). ``tests/test_git_boundary.py`` fails on any other
+module that could start a process.
 """
 
 from __future__ import annotations
@@ -13,22 +31,54 @@ from __future__ import annotations
 import os
 import re
 import subprocess
-from collections.abc import Sequence
+import tempfile
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from .atomic import scratch_folder
 from .paths import real
 
 #: A hung git (a network filesystem, a lock) must not hang the gate.
 GIT_TIMEOUT_S = 10.0
+#: A gitfile is one line; a larger ``.git`` file is not one.
+_MAX_GITFILE_BYTES = 4096
 
-_ENV = {
+#: ``-c`` settings on every call, over any the repository's configuration holds (and
+#: ``core.hooksPath`` at an empty folder). Programs not named here cannot run either:
+#: ``diff.external`` and drivers are off by :data:`DIFF_OPTIONS`, ``core.sshCommand`` and
+#: ``core.askPass`` need a transport (none is allowed), ``gpg.program`` a signature check (none is
+#: asked for), filters a checkout or ``cat-file --filters`` (never used).
+OVERRIDES: tuple[str, ...] = (
+    "safe.bareRepository=explicit",
+    "core.fsmonitor=false",
+    "core.untrackedCache=false",
+    "core.pager=cat",
+    "core.attributesFile=" + os.devnull,
+    "credential.helper=",
+    "protocol.allow=never",
+    "log.showSignature=false",
+    "submodule.recurse=false",
+    "gc.auto=0",
+    "maintenance.auto=false",
+    "color.ui=false",
+)
+#: Options of every ``git diff``: nothing the repository configures is run to make a diff.
+DIFF_OPTIONS: tuple[str, ...] = ("--no-ext-diff", "--no-textconv", "--ignore-submodules=all")
+
+_FIXED_ENV: Mapping[str, str] = {
+    "GIT_CONFIG_NOSYSTEM": "1",
+    "GIT_CONFIG_GLOBAL": os.devnull,
+    "GIT_ATTR_NOSYSTEM": "1",
+    "GIT_NO_REPLACE_OBJECTS": "1",
     "GIT_TERMINAL_PROMPT": "0",
     "GIT_OPTIONAL_LOCKS": "0",
     "GIT_PAGER": "cat",
     "PAGER": "cat",
     "LC_ALL": "C",
 }
+#: Variables a process needs on Windows to start at all.
+_KEPT_ENV: tuple[str, ...] = ("SYSTEMROOT", "WINDIR")
 #: ``<mode> SP <type> SP <object> SP <size> TAB <path>`` from ``git ls-tree -l``.
 _TREE_ROW = re.compile(r"(\d+) (\w+) ([0-9a-f]+) +(\S+)\t")
 
@@ -60,92 +110,216 @@ class Done:
         return lines[0] if lines else f"git exited with {self.returncode}"
 
 
-def run(args: Sequence[str], cwd: Path) -> Done:
-    """Run ``git args`` in ``cwd``; :class:`GitUnavailable` when git cannot be run at all."""
-    env = {**os.environ, **_ENV}
+def program(environ: Mapping[str, str] | None = None) -> str:
+    """The absolute path of git on ``PATH``'s absolute entries (a relative entry such as ``.``
+    would find a ``git`` of the checkout), or :class:`GitUnavailable`."""
+    env = os.environ if environ is None else environ
+    for entry in env.get("PATH", os.defpath).split(os.pathsep):
+        if not entry or not os.path.isabs(entry):
+            continue
+        for name in ("git", "git.exe") if os.name == "nt" else ("git",):
+            candidate = os.path.join(entry, name)
+            if os.path.isfile(candidate) and os.access(candidate, os.X_OK):
+                return candidate
+    raise GitUnavailable("git is not installed (or not on PATH)")
+
+
+def environment(home: Path, environ: Mapping[str, str] | None = None) -> dict[str, str]:
+    """git's whole environment: ``PATH`` (absolute entries), a scratch ``HOME``, the fixed
+    settings; nothing else."""
+    env = os.environ if environ is None else environ
+    built = {name: env[name] for name in _KEPT_ENV if name in env}
+    path = env.get("PATH", os.defpath).split(os.pathsep)
+    built["PATH"] = os.pathsep.join(entry for entry in path if entry and os.path.isabs(entry))
+    built["HOME"] = str(home)
+    built["XDG_CONFIG_HOME"] = str(home / ".config")
+    built.update(_FIXED_ENV)
+    return built
+
+
+def _ceilings(environ: Mapping[str, str]) -> set[Path]:
+    value = environ.get("GIT_CEILING_DIRECTORIES", "")
+    return {real(entry) for entry in value.split(os.pathsep) if entry and os.path.isabs(entry)}
+
+
+def _gitfile_target(gitfile: Path) -> Path:
+    """The folder a gitfile (``gitdir: <path>``, relative to the file's folder) names."""
     try:
-        done = subprocess.run(
-            ["git", "--no-pager", *args],
-            cwd=cwd,
-            env=env,
-            capture_output=True,
-            stdin=subprocess.DEVNULL,
-            timeout=GIT_TIMEOUT_S,
-            check=False,
+        with gitfile.open("rb") as handle:
+            text = handle.read(_MAX_GITFILE_BYTES + 1)
+    except OSError as exc:
+        raise GitUnavailable(f"{gitfile} cannot be read ({exc.strerror})") from exc
+    line = text.decode("utf-8", "surrogateescape").strip()
+    if len(text) > _MAX_GITFILE_BYTES or not line.startswith("gitdir: ") or "\n" in line:
+        raise GitUnavailable(f"{gitfile} is neither a git folder nor a gitfile (gitdir: <path>)")
+    target = Path(line[len("gitdir: ") :])
+    return real(target if target.is_absolute() else gitfile.parent / target)
+
+
+@dataclass(frozen=True)
+class Repository:
+    """A repository pinned by its git folder and work tree; every git command runs through
+    :meth:`run`."""
+
+    git_dir: Path
+    work_tree: Path
+    executable: str
+
+    def run(self, args: Sequence[str]) -> Done:
+        """Run ``git args`` pinned to this repository, from a scratch folder, with the fixed
+        environment and overrides; :class:`GitUnavailable` when git cannot be run at all."""
+        with tempfile.TemporaryDirectory(prefix="jobledger-git-") as folder:
+            scratch = Path(folder)
+            hooks = scratch_folder(scratch, "hooks")
+            settings = [*OVERRIDES, f"core.hooksPath={hooks}"]
+            argv = [
+                self.executable,
+                "--no-pager",
+                "--literal-pathspecs",
+                f"--git-dir={self.git_dir}",
+                f"--work-tree={self.work_tree}",
+                *(part for setting in settings for part in ("-c", setting)),
+                *args,
+            ]
+            try:
+                done = subprocess.run(
+                    argv,
+                    cwd=scratch,
+                    env=environment(scratch),
+                    capture_output=True,
+                    stdin=subprocess.DEVNULL,
+                    timeout=GIT_TIMEOUT_S,
+                    check=False,
+                )
+            except FileNotFoundError as exc:
+                raise GitUnavailable("git is not installed (or not on PATH)") from exc
+            except subprocess.TimeoutExpired as exc:
+                raise GitUnavailable(f"git did not answer within {GIT_TIMEOUT_S:g} s") from exc
+            except (OSError, subprocess.SubprocessError) as exc:
+                raise GitUnavailable(f"git cannot be run: {exc}") from exc
+        return Done(done.returncode, done.stdout, done.stderr)
+
+    def lines(self, args: Sequence[str]) -> list[str] | None:
+        """The output as lines (``-z`` output split on NUL); ``None`` on any failure."""
+        try:
+            done = self.run(args)
+        except GitUnavailable:
+            return None
+        if done.returncode != 0:
+            return None
+        text = done.stdout.decode("utf-8", "surrogateescape")
+        return [part for part in text.split("\0" if "\0" in text else "\n") if part]
+
+    def inside(self, path: Path) -> str:
+        """``path`` relative to the work tree (its folder's symlinks followed, its own name
+        not), or :class:`GitUnavailable` when it is outside."""
+        try:
+            return (real(path.parent) / path.name).relative_to(self.work_tree).as_posix()
+        except ValueError as exc:
+            raise GitUnavailable(f"{path} is outside the repository at {self.work_tree}") from exc
+
+    def diff(self, args: Sequence[str]) -> list[str] | None:
+        """``git diff`` with :data:`DIFF_OPTIONS`, as :meth:`lines`."""
+        return self.lines(["diff", *DIFF_OPTIONS, *args])
+
+    def resolve_commit(self, ref: str) -> str:
+        """The commit ``ref`` names, or why it names none (a shallow clone says so)."""
+        if (
+            not ref
+            or ref.startswith("-")
+            or any(ch.isspace() or not ch.isprintable() for ch in ref)
+        ):
+            raise GitUnavailable(f"{ref!r} is not a git ref")
+        done = self.run(["rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}"])
+        if done.returncode == 0:
+            return done.stdout.decode("ascii", "replace").strip()
+        shallow = self.run(["rev-parse", "--is-shallow-repository"])
+        if shallow.returncode == 0 and shallow.stdout.strip() == b"true":
+            raise GitUnavailable(
+                f"the ref {ref!r} is not in this shallow clone; fetch the history "
+                "(actions/checkout with fetch-depth: 0, or `git fetch --unshallow`)"
+            )
+        raise GitUnavailable(
+            f"the ref {ref!r} names no commit in this repository (fetch it first?)"
         )
-    except FileNotFoundError as exc:
-        raise GitUnavailable("git is not installed (or not on PATH)") from exc
-    except subprocess.TimeoutExpired as exc:
-        raise GitUnavailable(f"git did not answer within {GIT_TIMEOUT_S:g} s") from exc
-    except (OSError, subprocess.SubprocessError) as exc:
-        raise GitUnavailable(f"git cannot be run: {exc}") from exc
-    return Done(done.returncode, done.stdout, done.stderr)
+
+    def show(self, commit: str, path: Path, *, limit: int) -> bytes:
+        """The bytes of ``path`` as committed at ``commit``: never through a checkout or filter.
+
+        A path absent there, a symlink, a folder or a submodule, or a blob over ``limit`` bytes
+        is refused with the reason.
+        """
+        inside = self.inside(path)
+        done = self.run(["ls-tree", "-l", "-z", "--full-tree", commit, "--", inside])
+        if done.returncode != 0:
+            raise GitUnavailable(f"cannot list {inside} at {commit[:12]} ({done.error})")
+        row = _TREE_ROW.match(done.stdout.decode("utf-8", "surrogateescape"))
+        if row is None:
+            raise NotAtCommit(f"{inside} does not exist at {commit[:12]}")
+        mode, kind, blob, size = row.groups()
+        if kind != "blob" or mode == "120000":
+            what = "a symlink" if mode == "120000" else f"a {kind}"
+            raise GitUnavailable(f"{inside} is {what} at {commit[:12]}, not a regular file")
+        if int(size) > limit:
+            raise GitUnavailable(
+                f"{inside} is {int(size):,} bytes at {commit[:12]}, over {limit:,}"
+            )
+        content = self.run(["cat-file", "blob", blob])
+        if content.returncode != 0:
+            raise GitUnavailable(f"cannot read {inside} at {commit[:12]} ({content.error})")
+        return content.stdout
 
 
-def lines(args: Sequence[str], cwd: Path) -> list[str] | None:
-    """The output of a read-only command as lines (``-z`` output split on NUL); ``None`` on any
-    failure, for callers that degrade to "no information"."""
+def locate(root: Path, environ: Mapping[str, str] | None = None) -> Repository:
+    """The repository the project at ``root`` belongs to: the nearest ``.git`` folder or gitfile
+    at or above ``root``, never above a ``GIT_CEILING_DIRECTORIES`` folder."""
+    env = os.environ if environ is None else environ
+    executable = program(env)
+    start = real(root)
+    ceilings = _ceilings(env)
+    folder = start
+    while True:
+        marker = folder / ".git"
+        if marker.is_dir():
+            return Repository(real(marker), folder, executable)
+        if marker.is_file():
+            return Repository(_gitfile_target(marker), folder, executable)
+        parent = folder.parent
+        if parent == folder or parent in ceilings:
+            break
+        folder = parent
+    raise GitUnavailable(f"{start} is not inside a git repository (no .git folder above it)")
+
+
+# -- the functions the callers use, each locating the repository from the project root -------
+
+
+def run(args: Sequence[str], root: Path) -> Done:
+    """Run ``git args`` in the repository of the project at ``root``."""
+    return locate(root).run(args)
+
+
+def lines(args: Sequence[str], root: Path) -> list[str] | None:
+    """As :meth:`Repository.lines`; ``None`` also when there is no repository or git."""
     try:
-        done = run(args, cwd)
+        repository = locate(root)
     except GitUnavailable:
         return None
-    if done.returncode != 0:
-        return None
-    text = done.stdout.decode("utf-8", "surrogateescape")
-    return [part for part in text.split("\0" if "\0" in text else "\n") if part]
+    return repository.lines(args)
 
 
-def toplevel(cwd: Path) -> Path:
+def toplevel(root: Path) -> Path:
     """The work tree's top folder, or why there is none."""
-    done = run(["rev-parse", "--show-toplevel"], cwd)
-    if done.returncode != 0:
-        raise GitUnavailable(f"{cwd} is not inside a git repository ({done.error})")
-    return Path(done.stdout.decode("utf-8", "surrogateescape").strip())
+    return locate(root).work_tree
 
 
-def resolve_commit(ref: str, cwd: Path) -> str:
-    """The commit ``ref`` names, or why it names none (a shallow clone says so)."""
+def resolve_commit(ref: str, root: Path) -> str:
+    """As :meth:`Repository.resolve_commit`, in the repository of the project at ``root``."""
     if not ref or ref.startswith("-") or any(ch.isspace() or not ch.isprintable() for ch in ref):
         raise GitUnavailable(f"{ref!r} is not a git ref")
-    done = run(["rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}"], cwd)
-    if done.returncode == 0:
-        return done.stdout.decode("ascii", "replace").strip()
-    shallow = run(["rev-parse", "--is-shallow-repository"], cwd)
-    if shallow.returncode == 0 and shallow.stdout.strip() == b"true":
-        raise GitUnavailable(
-            f"the ref {ref!r} is not in this shallow clone; fetch the history "
-            "(actions/checkout with fetch-depth: 0, or `git fetch --unshallow`)"
-        )
-    raise GitUnavailable(f"the ref {ref!r} names no commit in this repository (fetch it first?)")
+    return locate(root).resolve_commit(ref)
 
 
-def show(commit: str, path: Path, cwd: Path, *, limit: int) -> bytes:
-    """The bytes of ``path`` as committed at ``commit``: never through a checkout or a filter.
-
-    ``path`` is a file of the work tree; it is looked up relative to the top folder. A path that
-    is absent there, a symlink, a folder or a submodule, or a blob over ``limit`` bytes is refused
-    with the reason.
-    """
-    top = toplevel(cwd)
-    try:
-        # The folder's symlinks are followed, the file's own name is not: what was committed
-        # under that name is read (and refused if it was a symlink).
-        inside = (real(path.parent) / path.name).relative_to(real(top)).as_posix()
-    except ValueError as exc:
-        raise GitUnavailable(f"{path} is outside the repository at {top}") from exc
-    done = run(["ls-tree", "-l", "-z", "--full-tree", commit, "--", inside], top)
-    if done.returncode != 0:
-        raise GitUnavailable(f"cannot list {inside} at {commit[:12]} ({done.error})")
-    row = _TREE_ROW.match(done.stdout.decode("utf-8", "surrogateescape"))
-    if row is None:
-        raise NotAtCommit(f"{inside} does not exist at {commit[:12]}")
-    mode, kind, blob, size = row.groups()
-    if kind != "blob" or mode == "120000":
-        what = "a symlink" if mode == "120000" else f"a {kind}"
-        raise GitUnavailable(f"{inside} is {what} at {commit[:12]}, not a regular file")
-    if int(size) > limit:
-        raise GitUnavailable(f"{inside} is {int(size):,} bytes at {commit[:12]}, over {limit:,}")
-    content = run(["cat-file", "blob", blob], top)
-    if content.returncode != 0:
-        raise GitUnavailable(f"cannot read {inside} at {commit[:12]} ({content.error})")
-    return content.stdout
+def show(commit: str, path: Path, root: Path, *, limit: int) -> bytes:
+    """As :meth:`Repository.show`, in the repository of the project at ``root``."""
+    return locate(root).show(commit, path, limit=limit)

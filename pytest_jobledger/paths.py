@@ -3,19 +3,31 @@
 The scanned tree may be a hostile pull request. A configured path (``ledger``, ``overlay``,
 ``paths``) or a committed symlink that resolves outside the root is refused, never followed; a
 file that is not a regular file (a FIFO, a device, a folder) is refused before it is read, so it
-can neither hang a run nor feed it without end. Every read of a repository file and every write
-goes through here.
+can neither hang a run nor feed it without end. Every read of a repository file goes through
+here; every write goes through :mod:`pytest_jobledger.atomic`, which builds on these rules (and
+:func:`is_git_name`, shared with the configuration's path checks).
 """
 
 from __future__ import annotations
 
 import os
+import re
 import stat
 from pathlib import Path
 
 #: Opening a FIFO for reading waits for a writer; non-blocking, it returns at once (and is refused).
 _OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
 _CHUNK = 1024 * 1024
+
+
+#: Characters HFS+ ignores in a name (git refuses ``.git`` spelled with them, and so do we).
+_IGNORABLE = re.compile("[\u200c-\u200f\u202a-\u202e\u206a-\u206f\ufeff]")
+
+
+def is_git_name(name: str) -> bool:
+    """Whether a file system may take ``name`` for ``.git``: any case, trailing dots or spaces
+    (Windows drops them), characters HFS+ ignores."""
+    return _IGNORABLE.sub("", name).rstrip(" .").casefold() == ".git"
 
 
 class UnsafeFile(OSError):

@@ -175,6 +175,39 @@ def pytest_configure(config: pytest.Config) -> None:
     if isinstance(handed, str):
         state._result = _handed_result(handed)
     config.stash[_STATE] = state
+    config.pluginmanager.register(_QuietPhases(config), "jobledger-quiet-phases")
+
+
+#: Set on the setup and teardown reports of a ledger item (a report's attributes travel with it
+#: from an xdist worker to the controller).
+_PHASE = "jobledger_phase"
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+    outcome = yield
+    if isinstance(item, CellItem) and call.when != "call":
+        setattr(outcome.get_result(), _PHASE, True)
+
+
+class _QuietPhases:
+    """Keeps a ledger item's empty setup and teardown reports out of the terminal's pool of
+    passed phases (``stats[""]``): for each failure pytest scans that whole pool for the item's
+    teardown output, so 50,000 failing items (a baseline of stale entries) cost 50,000 x 100,000
+    comparisons, minutes to hours. Those reports hold no output to show; nothing else reads
+    them."""
+
+    def __init__(self, config: pytest.Config) -> None:
+        self.config = config
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        if not getattr(report, _PHASE, False) or not report.passed or report.sections:
+            return
+        reporter = self.config.pluginmanager.get_plugin("terminalreporter")
+        pool = getattr(reporter, "stats", {}).get("")
+        if pool and pool[-1] is report:
+            pool.pop()
 
 
 @pytest.hookimpl(optionalhook=True)

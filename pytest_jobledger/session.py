@@ -29,7 +29,16 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from . import git
-from .baseline import Baseline, apply_baseline, read_baseline
+from .baseline import (
+    BaseBaseline,
+    Baseline,
+    apply_baseline,
+    base_entries,
+    held_by_base,
+    read_baseline,
+    unreadable_base,
+)
+from .baseline.store import MAX_BASELINE_BYTES
 from .config import Config
 from .draft.store import Draft, DraftsError, read_drafts
 from .errors import JobledgerError, OverlayError
@@ -45,6 +54,7 @@ from .ledger.store import committed_bytes, parse_ledger
 from .overlay.model import Overlay
 from .overlay.reader import parse_overlay, read_overlay_bytes
 from .overlay.roster import Roster, load_roster
+from .readers import Unreadable, decode_utf8
 from .reporters.runbook import read_committed_runbook, with_runbook_status
 from .trace import trace
 
@@ -116,11 +126,23 @@ class Session:
 
     @cached_property
     def gate(self) -> GateResult:
-        """The fresh gate with the baseline applied (known failures are notices), no runbook."""
+        """The fresh gate with the baseline applied (known failures are notices), no runbook.
+
+        With a base, only the entries the base's baseline holds apply; any other fails as its
+        own ``baseline-grown`` item (a pull request cannot vouch for its own failures).
+        """
         if not self.use_baseline:
             return self.unbaselined
         display = self.config.display(self.config.baseline_path)
-        return apply_baseline(self.unbaselined, self.known, display)
+        base = self.readings.base
+        known, grown = held_by_base(
+            display,
+            base.ref if base is not None else None,
+            self.known,
+            base.baseline if base is not None else None,
+        )
+        result = apply_baseline(self.unbaselined, known, display)
+        return dataclasses.replace(result, checks=result.checks + grown) if grown else result
 
     @cached_property
     def fresh_view(self) -> GateResult:
@@ -203,9 +225,9 @@ def read_committed(config: Config) -> CommittedLedger:
     if raw is None:
         return CommittedLedger(unreadable=unreadable)
     try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + 1
+        text = decode_utf8(raw)
+    except Unreadable as exc:
+        line = exc.problem.line
         reason = f"it is not UTF-8 text (line {line}), so it is not a file jobledger wrote"
         return CommittedLedger(raw=raw, unreadable=reason)
     text = text.replace("\r\n", "\n")  # a CRLF checkout of an up-to-date file is up to date
@@ -214,19 +236,39 @@ def read_committed(config: Config) -> CommittedLedger:
 
 
 def read_base(config: Config, ref: str) -> BaseReading:
-    """The base's committed ledger and overlay, read with git through the tree's own parsers
-    (the same limits, the same refusals), or the reason there is no base."""
+    """The base's committed ledger, overlay and baseline, read with git (one repository, located
+    from the project root) through the tree's own parsers (the same limits, the same refusals),
+    or the reason there is no base."""
     trace("base-read")
+    display = config.display(config.baseline_path)
     try:
-        return BaseReading(ref, _base(config, ref))
+        repository = git.locate(config.root)
+        commit = repository.resolve_commit(ref)
     except git.GitUnavailable as exc:
-        return BaseReading(ref, None, exc.reason)
-
-
-def _base(config: Config, ref: str) -> Base:
-    commit = git.resolve_commit(ref, config.root)
+        return BaseReading(ref, None, exc.reason, unreadable_base(ref, exc.reason))
+    baseline = _base_baseline(config, repository, commit, ref, display)
     try:
-        raw = git.show(commit, config.ledger_path, config.root, limit=MAX_BASE_LEDGER_BYTES)
+        return BaseReading(ref, _base(config, repository, commit, ref), baseline=baseline)
+    except git.GitUnavailable as exc:
+        return BaseReading(ref, None, exc.reason, baseline)
+
+
+def _base_baseline(
+    config: Config, repository: git.Repository, commit: str, ref: str, display: str
+) -> BaseBaseline:
+    """What the base's baseline file vouches for (none when it has none or is unreadable)."""
+    try:
+        raw = repository.show(commit, config.baseline_path, limit=MAX_BASELINE_BYTES)
+    except git.NotAtCommit:
+        return base_entries(None, ref, display)
+    except git.GitUnavailable as exc:
+        return unreadable_base(ref, exc.reason)
+    return base_entries(raw, ref, display)
+
+
+def _base(config: Config, repository: git.Repository, commit: str, ref: str) -> Base:
+    try:
+        raw = repository.show(commit, config.ledger_path, limit=MAX_BASE_LEDGER_BYTES)
     except git.NotAtCommit as exc:
         raise git.GitUnavailable(
             f"{config.ledger_display} was not committed at {ref} ({commit[:12]}), so there is "
@@ -235,8 +277,8 @@ def _base(config: Config, ref: str) -> Base:
     ledger: Ledger | None
     problem: str | None
     try:
-        text = raw.decode("utf-8").replace("\r\n", "\n")
-    except UnicodeDecodeError:
+        text = decode_utf8(raw).replace("\r\n", "\n")
+    except Unreadable:
         ledger, problem = None, "it is not UTF-8 text"
     else:
         ledger, problem = parse_ledger(text)
@@ -247,7 +289,7 @@ def _base(config: Config, ref: str) -> Base:
     display = config.overlay_display
     limit = config.max_overlay_bytes
     try:
-        overlay_raw = git.show(commit, config.overlay_path, config.root, limit=limit)
+        overlay_raw = repository.show(commit, config.overlay_path, limit=limit)
     except git.NotAtCommit:
         overlay = Overlay(path=display, exists=False)  # every entry is new: none is stale
     else:

@@ -1,7 +1,10 @@
-"""Text helpers every stage shares: one line, clipped, surrogates, and "did you mean" (bounded).
+"""Text helpers every stage shares: the one text channel, one line, clipped, surrogates, and
+"did you mean" (bounded).
 
 Job ids, YAML keys, docstrings and paths come from the scanned repository, which may be hostile;
 these helpers are how any of them is made safe to print on one line or short enough to show.
+Every line of human output leaves through :func:`say` (``tests/test_text_channel.py`` fails on a
+``print`` anywhere in ``cli/`` or ``reporters/``), so none can begin a CI workflow command.
 """
 
 from __future__ import annotations
@@ -9,7 +12,9 @@ from __future__ import annotations
 import difflib
 import heapq
 import re
+import sys
 from collections.abc import Iterable
+from typing import TextIO
 
 ELLIPSIS = "…"
 
@@ -134,3 +139,54 @@ def escape_surrogates(text: str) -> str:
     """``text`` with each lone surrogate written as its ``\\uXXXX`` escape, so that it can be
     written as UTF-8 (inside a JSON string the escape reads back as the same value)."""
     return _SURROGATE.sub(lambda match: f"\\u{ord(match.group()):04x}", text)
+
+
+# -- the one text channel (issue 19): no line of human output is a workflow command ------------
+
+#: GitHub reads a line that starts with ``::`` (after blanks) as a workflow command; the older
+#: ``##[name]`` and Azure's ``##vso[`` are read anywhere in a line.
+_COMMAND_START = re.compile(r"(\s*)(::)")
+_LEGACY_COMMAND = re.compile(r"##(?=(?:vso)?\[)", re.IGNORECASE)
+_LINE_BREAK = re.compile(r"(\r\n|\r|\n)")
+
+
+def inert_line(line: str) -> str:
+    """``line`` as it may be printed: a leading ``::`` (a path or job id that a pull request
+    named ``::notice ...``) gets ``./`` before it, as a path to the same file would; in ``##[``
+    and ``##vso[`` the second ``#`` is written ``\\u0023`` (inside a JSON string, the only place
+    JSON can hold a ``#``, that escape reads back as the same text, so a JSON report stays the
+    same document). Any other line is returned unchanged."""
+    match = _COMMAND_START.match(line)
+    if match is not None:
+        line = f"{match.group(1)}./{line[match.start(2) :]}"
+    if "##" in line:
+        line = _LEGACY_COMMAND.sub(r"#\\u0023", line)
+    return line
+
+
+def inert(text: str) -> str:
+    """``text`` with every line made inert (:func:`inert_line`); its line breaks are kept."""
+    if "::" not in text and "##" not in text:
+        return text
+    return "".join(
+        part if _LINE_BREAK.fullmatch(part) else inert_line(part)
+        for part in _LINE_BREAK.split(text)
+    )
+
+
+def say(
+    text: str = "", file: TextIO | None = None, *, end: str = "\n", flush: bool = False
+) -> None:
+    """Write human output (to ``file``, stdout unless given; ``print``'s own names): every line
+    made inert first, so a hostile path or id can never begin a workflow command. The one way
+    ``cli/`` and ``reporters/`` print."""
+    out = sys.stdout if file is None else file
+    out.write(inert(text + end))
+    if flush:
+        out.flush()
+
+
+def say_commands(text: str, stream: TextIO | None = None) -> None:
+    """Write workflow commands we mean (``--format github``), each built and escaped by
+    :mod:`pytest_jobledger.github.commands`: the one route around :func:`say`."""
+    (sys.stdout if stream is None else stream).write(text)

@@ -41,6 +41,8 @@ def _content_cache_outside_the_repository(
     Tests of the cache itself set or clear the variable on their own."""
     before = os.environ.get("JOBLEDGER_CACHE_DIR")
     os.environ["JOBLEDGER_CACHE_DIR"] = str(tmp_path_factory.mktemp("jobledger-cache"))
+    # The cache key too: the session's own, never the user's ~/.cache.
+    os.environ.setdefault("JOBLEDGER_KEY_DIR", str(tmp_path_factory.mktemp("jobledger-key")))
     yield
     if before is None:
         os.environ.pop("JOBLEDGER_CACHE_DIR", None)

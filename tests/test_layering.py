@@ -44,6 +44,7 @@ FORBIDDEN: dict[str, frozenset[str]] = {
     "paths": frozenset({"*"}),
     "git": frozenset({"*"}),
     "trace": frozenset({"*"}),
+    "readers": frozenset({"*"}),
 }
 # The draft lane runs a person's command: it reads the ledger's records and nothing that judges
 # or presents; nothing that judges or presents (the gate, the plugin, the Action, reporters) may
@@ -70,7 +71,7 @@ for _room in ("verdict", "baseline", "draft"):
 FORBIDDEN["config"] = FORBIDDEN["config"] | {"draft"}
 
 #: What the innermost modules may import of the package at all (``"*"`` above).
-LEAVES = frozenset({"errors", "atomic", "text", "paths", "git", "trace"})
+LEAVES = frozenset({"errors", "atomic", "text", "paths", "git", "readers", "trace"})
 
 
 def room_of(module: str) -> str:
@@ -170,8 +171,8 @@ def test_the_trail_may_lean_on_the_core_only(tmp_path: Path) -> None:
     bad = fake / "audit" / "log.py"
     bad.write_text("from ..atomic import locked\nfrom ..verdict.model import Answer\n")
     assert violations(bad, fake) == [
-        f"{NAME}/audit/log.py:2: audit may import only atomic, errors, git, paths, text, trace, "
-        f"not {NAME}.verdict.model",
-        f"{NAME}/audit/log.py:2: audit may import only atomic, errors, git, paths, text, trace, "
+        f"{NAME}/audit/log.py:2: audit may import only atomic, errors, git, paths, readers, text, "
+        f"trace, not {NAME}.verdict.model",
+        f"{NAME}/audit/log.py:2: audit may import only atomic, errors, git, paths, readers, text, "
         f"not {NAME}.verdict.model.Answer",
     ]

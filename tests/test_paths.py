@@ -103,12 +103,17 @@ def test_atomic_write_refuses_a_target_that_leaves_the_root(world: tuple[Path, P
     assert (home / ".profile").read_text() == SECRET
 
 
-def test_a_symlink_inside_the_root_is_still_followed(world: tuple[Path, Path]) -> None:
+def test_a_symlink_inside_the_root_is_not_written_through(
+    world: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """One writer (issue 19): a symlink at any level below the root is refused, even one that
+    stays inside it (the next commit could point it anywhere)."""
     project, _ = world
     (project / "real").mkdir()
     (project / "generated").symlink_to(project / "real")
-    assert run_cli(project, "extract") == 0
-    assert (project / "real" / "job_ledger.json").is_file()
+    assert run_cli(project, "extract") == 2
+    assert not (project / "real" / "job_ledger.json").exists()
+    assert "generated is a symlink" in capsys.readouterr().err
 
 
 # -- reads ---------------------------------------------------------------------------------------

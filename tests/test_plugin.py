@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 from pathlib import Path
 
 import pytest
+from repo_files import copy_tracked
 
 from pytest_jobledger.cli import main
 from pytest_jobledger.findings import Finding, Kind
@@ -34,7 +34,7 @@ MODES = [pytest.param(("-n", "2"), id="xdist"), pytest.param(("-p", "no:xdist"),
 @pytest.fixture
 def project(pytester: pytest.Pytester) -> Path:
     """The seed article's example project (two jobs, five cells each), plus one ordinary test."""
-    shutil.copytree(HOMEGROWN, pytester.path, dirs_exist_ok=True)
+    copy_tracked(HOMEGROWN, pytester.path, dirs_exist_ok=True)
     pytester.makepyfile(test_plain="def test_plain():\n    pass\n")
     return pytester.path
 

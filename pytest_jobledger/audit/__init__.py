@@ -2,7 +2,8 @@
 
 - ``chain``: the line format, the genesis value, the head file;
 - ``log``: append under the folder's lock (with a timeout, fsync), and read back;
-- ``verify``: the first line that breaks the chain or the head.
+- ``verify``: the first line that breaks the chain or the head;
+- ``store``: the same chain in a file, SQLite or PostgreSQL (``JOBLEDGER_AUDIT_URL``).
 
 Only the core modules are imported here (errors, atomic, paths, text, config): the trail knows
 nothing of what a verdict means, so it can be checked without the rest of the tool.
@@ -12,16 +13,25 @@ from __future__ import annotations
 
 from .chain import GENESIS, AuditError, head_path
 from .log import LOCK_TIMEOUT_S, Line, append, read_lines
+from .store import ENV_URL, SCHEMA_VERSION, Store, Target, open_store, redact, store_for, target_of
 from .verify import Report, verify
 
 __all__ = [
+    "ENV_URL",
     "GENESIS",
     "LOCK_TIMEOUT_S",
+    "SCHEMA_VERSION",
     "AuditError",
     "Line",
     "Report",
+    "Store",
+    "Target",
     "append",
     "head_path",
+    "open_store",
     "read_lines",
+    "redact",
+    "store_for",
+    "target_of",
     "verify",
 ]

@@ -49,13 +49,21 @@ def encode_head(lines: int, sha256: str) -> str:
     return json.dumps({"lines": lines, "sha256": sha256}, sort_keys=True) + "\n"
 
 
-def decode_head(raw: bytes) -> tuple[int, str] | None:
-    """The head's line count and sha256, or ``None`` when it is not a head this tool wrote."""
+def parse_record(raw: bytes) -> dict[str, Any] | None:
+    """A line (or head) as a JSON object, or ``None``. Never raises: a line thousands of brackets
+    deep (``RecursionError``), a 5,000-digit number or bytes that are not UTF-8 (``ValueError``)
+    are what a hand-edited trail may hold, and ``--verify`` reports them as lines, located."""
     try:
         data = json.loads(raw)
-    except ValueError:
+    except (ValueError, RecursionError, MemoryError):
         return None
-    if not isinstance(data, dict):
+    return data if isinstance(data, dict) else None
+
+
+def decode_head(raw: bytes) -> tuple[int, str] | None:
+    """The head's line count and sha256, or ``None`` when it is not a head this tool wrote."""
+    data = parse_record(raw)
+    if data is None:
         return None
     lines, sha256 = data.get("lines"), data.get("sha256")
     if isinstance(lines, bool) or not isinstance(lines, int) or lines < 0:

@@ -10,31 +10,31 @@ no verdict (no decision without a trail).
 from __future__ import annotations
 
 import datetime
-import json
 import os
-import stat
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..atomic import LockTimeout, atomic_write, locked
-from ..paths import UnsafeFile, outside_reason, read_regular
-from .chain import CHAIN_KEYS, GENESIS, AuditError, encode, encode_head, head_path, line_sha256
+from ..atomic import LockTimeout, atomic_write, locked, open_append
+from ..paths import read_regular
+from .chain import (
+    CHAIN_KEYS,
+    GENESIS,
+    AuditError,
+    decode_head,
+    encode,
+    encode_head,
+    head_path,
+    line_sha256,
+    parse_record,
+)
 
 #: How long a verdict waits for another verdict's append before it is refused.
 LOCK_TIMEOUT_S = 10.0
 
 _CHUNK = 1024 * 1024
-_OPEN_FLAGS = (
-    os.O_RDWR
-    | os.O_APPEND
-    | os.O_CREAT
-    | getattr(os, "O_NONBLOCK", 0)
-    | getattr(os, "O_CLOEXEC", 0)
-    | getattr(os, "O_NOFOLLOW", 0)
-)
 
 
 @dataclass(frozen=True)
@@ -45,6 +45,9 @@ class Line:
     number: int
     sha256: str
     record: Mapping[str, Any] | None
+    #: ``False`` for a line past the head: an append stopped before its commit, so no verdict
+    #: was given for it (the next append takes it back).
+    committed: bool = True
 
 
 def utc_now() -> str:
@@ -61,32 +64,123 @@ def append(
     timeout: float | None = None,
     clock: Callable[[], str] = utc_now,
 ) -> Line:
-    """Append ``record`` (plus ``time`` and ``prev``) as the log's next line, or raise."""
+    """Append ``record`` (plus ``time`` and ``prev``) as the log's next line, or raise.
+
+    The head's rename is the commit: a line is a verdict only once the head names it. When the
+    head cannot be written (a full disk, a read-only head) the line is taken back before the
+    verdict is refused; a line left past the head by a kill (between the line's fsync and the
+    head's rename, when no verdict was shown) is taken back by the next append.
+    """
     taken = sorted(set(record) & set(CHAIN_KEYS))
     if taken:
         raise ValueError(f"the log writes {', '.join(taken)} itself")
     display = _display(path, root)
     with _guard(display, "append to"), locked(path, root=root, timeout=_timeout(timeout)):
-        count, last = _append_line(path, record, root, clock, display)
-        line = Line(count, line_sha256(last), json.loads(last))
+        head = _committed_head(path, root)
+        fd = _open_log(path, root)
         try:
-            atomic_write(head_path(path), encode_head(count, line.sha256), root=root)
-        except OSError as exc:
-            raise AuditError(
-                f"line {count} was written, but the log's head could not be updated "
-                f"({exc.strerror or exc})",
-                path=display,
-            ) from exc
-        return line
+            count, prev, size = _uncommitted_taken_back(fd, head, display)
+            line = encode({**record, "time": clock(), "prev": prev})
+            _append_bytes(fd, line, size)
+            new = Line(count + 1, line_sha256(line), parse_record(line))
+            try:
+                atomic_write(head_path(path), encode_head(new.number, new.sha256), root=root)
+            except BaseException as exc:
+                error = _head_failed(fd, size, new.number, exc, display)
+                if error is None:
+                    raise
+                raise error from exc
+        finally:
+            os.close(fd)
+        return new
+
+
+def _committed_head(path: Path, root: Path) -> tuple[int, str] | None:
+    """What the head commits: ``(0, GENESIS)`` when there is no head file yet, ``None`` when the
+    head is not one this tool wrote (then nothing is taken back; ``--verify`` says why)."""
+    raw = _read_if_there(head_path(path), root)
+    return (0, GENESIS) if raw is None else decode_head(raw)
+
+
+def _uncommitted_taken_back(
+    fd: int, head: tuple[int, str] | None, display: str
+) -> tuple[int, str, int]:
+    """The committed line count, the ``prev`` of the next line, and the log's size, after taking
+    back one line past the head that continues it (an append killed before its commit)."""
+    count, last, size = _scan(fd, display)
+    if last is None:
+        return 0, GENESIS, size
+    if head is not None and count == head[0] + 1:
+        record = parse_record(last)
+        if record is not None and record.get("prev") == head[1]:
+            size -= len(last) + 1
+            os.ftruncate(fd, size)
+            os.fsync(fd)
+            return head[0], head[1], size
+    return count, line_sha256(last), size
+
+
+def _append_bytes(fd: int, line: bytes, size: int) -> None:
+    """One ``O_APPEND`` write, fsynced; a failure takes back its own partial line."""
+    try:
+        _write_all(fd, line)
+        os.fsync(fd)
+    except BaseException:
+        with suppress(OSError):
+            os.ftruncate(fd, size)
+        raise
+
+
+def _head_failed(
+    fd: int, size: int, number: int, exc: BaseException, display: str
+) -> AuditError | None:
+    """The line was written but not committed: take it back, so no line stands for a verdict
+    the operator is told was refused."""
+    reason = (exc.strerror or str(exc)) if isinstance(exc, OSError) else type(exc).__name__
+    try:
+        os.ftruncate(fd, size)
+        os.fsync(fd)
+    except OSError as undo:
+        return AuditError(
+            f"the log's head could not be updated ({reason}), and line {number} could not be "
+            f"taken back ({undo.strerror or undo}): it stays past the head, which marks it as "
+            "no verdict, and the next append takes it back",
+            path=display,
+        )
+    if not isinstance(exc, Exception):
+        return None  # an interrupt: the line is taken back, and the interrupt goes on
+    return AuditError(
+        f"the log's head could not be updated ({reason}); line {number} was taken back, so the "
+        "log holds no line for this refused verdict",
+        path=display,
+    )
+
+
+def write_new(path: Path, raw: Sequence[bytes], *, root: Path) -> None:
+    """A new log holding exactly ``raw`` (verified lines, copied verbatim) and its head; refused
+    when a log is already there (a copy never merges two trails)."""
+    display = _display(path, root)
+    with _guard(display, "write"), locked(path, root=root, timeout=LOCK_TIMEOUT_S):
+        if _read_if_there(path, root) is not None:
+            raise AuditError("a log is already there: copy into a new file", path=display)
+        data = b"".join(line + b"\n" for line in raw)
+        atomic_write(path, data, root=root)
+        sha = line_sha256(raw[-1]) if raw else GENESIS
+        atomic_write(head_path(path), encode_head(len(raw), sha), root=root)
 
 
 def read_lines(path: Path, *, root: Path, timeout: float | None = None) -> list[Line]:
     """Every whole line of the log (``[]`` when there is none yet)."""
-    data, _ = read_log(path, root=root, timeout=timeout)
+    data, head_raw = read_log(path, root=root, timeout=timeout)
     if data is None:
         return []
     lines = data.split(b"\n")[:-1]
-    return [Line(index, line_sha256(raw), _record(raw)) for index, raw in enumerate(lines, 1)]
+    head = (0, GENESIS) if head_raw is None else decode_head(head_raw)
+    committed = len(lines) if head is None or len(lines) != head[0] + 1 else head[0]
+    return [
+        Line(index, line_sha256(raw), parse_record(raw), index <= committed)
+        for index, raw in enumerate(lines, 1)
+    ]
 
 
 def read_log(
@@ -112,36 +206,14 @@ def _timeout(timeout: float | None) -> float:
     return LOCK_TIMEOUT_S if timeout is None else timeout
 
 
-def _append_line(
-    path: Path, record: Mapping[str, Any], root: Path, clock: Callable[[], str], display: str
-) -> tuple[int, bytes]:
-    reason = outside_reason(path, root)
-    if reason is not None:
-        raise UnsafeFile(f"{reason}; nothing was written")
-    fd = os.open(os.path.realpath(path), _OPEN_FLAGS, 0o644)
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise UnsafeFile("it is not a regular file")
-        os.set_blocking(fd, True)
-        count, last = _scan(fd, display)
-        prev = line_sha256(last) if last is not None else GENESIS
-        line = encode({**record, "time": clock(), "prev": prev})
-        size = os.lseek(fd, 0, os.SEEK_END)
-        try:
-            _write_all(fd, line)
-            os.fsync(fd)
-        except BaseException:
-            with suppress(OSError):  # take back our own partial line, nothing before it
-                os.ftruncate(fd, size)
-            raise
-        return count + 1, line
-    finally:
-        os.close(fd)
+def _open_log(path: Path, root: Path) -> int:
+    """The trail open for reading and appending, through the one writer's rules."""
+    return open_append(path, root=root)
 
 
-def _scan(fd: int, display: str) -> tuple[int, bytes | None]:
-    """How many whole lines the log holds, and the last one (``None``: the log is empty)."""
+def _scan(fd: int, display: str) -> tuple[int, bytes | None, int]:
+    """How many whole lines the log holds, the last one (``None``: the log is empty), and the
+    log's size."""
     os.lseek(fd, 0, os.SEEK_SET)
     count, last, pending = 0, None, b""
     while True:
@@ -160,7 +232,7 @@ def _scan(fd: int, display: str) -> tuple[int, bytes | None]:
             "evidence, and point audit_log at a new file",
             path=display,
         )
-    return count, last
+    return count, last, os.lseek(fd, 0, os.SEEK_END)
 
 
 def _write_all(fd: int, data: bytes) -> None:
@@ -168,14 +240,6 @@ def _write_all(fd: int, data: bytes) -> None:
     while view:
         written = os.write(fd, view)
         view = view[written:]
-
-
-def _record(raw: bytes) -> Mapping[str, Any] | None:
-    try:
-        data = json.loads(raw)
-    except ValueError:
-        return None
-    return data if isinstance(data, dict) else None
 
 
 def _display(path: Path, root: Path) -> str:

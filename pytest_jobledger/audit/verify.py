@@ -8,11 +8,10 @@ A check reads the file, never repairs it.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from .chain import GENESIS, decode_head, head_path, line_sha256
+from .chain import GENESIS, decode_head, head_path, line_sha256, parse_record
 from .log import read_log
 
 
@@ -134,16 +133,13 @@ def _check_head(count: int, shas: list[str], head: tuple[int, str] | None, name:
     note = ""
     if count - recorded == 1:
         note = (
-            f"line {count} is past the head: a verdict stopped before it updated {name}; the "
-            "next verdict updates it"
+            f"line {count} is past the head: an append stopped before it updated {name}, so "
+            "no verdict was given for it; the next append takes it back"
         )
     return Report(count, last, note=note)
 
 
 def _prev(line: bytes) -> str | None:
-    try:
-        data = json.loads(line)
-    except ValueError:
-        return None
-    prev = data.get("prev") if isinstance(data, dict) else None
+    data = parse_record(line)
+    prev = data.get("prev") if data is not None else None
     return prev if isinstance(prev, str) else None

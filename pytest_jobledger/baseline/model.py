@@ -30,6 +30,7 @@ STATUS_KINDS = frozenset(
         Kind.RUNBOOK_STALE,
         Kind.NO_JOBS,
         Kind.BASELINE_STALE,
+        Kind.BASELINE_GROWN,
     }
 )
 

@@ -16,6 +16,7 @@ from ..config import Config
 from ..errors import JobledgerError
 from ..findings import STATUS_JOB, Kind
 from ..paths import read_regular
+from ..readers import Unreadable, decode_utf8, parse_json
 from ..text import did_you_mean
 from .model import FORMAT, SCHEMA_VERSION, STATUS_KINDS, Baseline, Entry
 
@@ -42,11 +43,10 @@ def read_baseline(config: Config) -> Baseline | None:
             f"the baseline cannot be read ({error.strerror or error}); {_FIX}", path=display
         ) from None
     try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as error:
-        line = raw.count(b"\n", 0, error.start) + 1
+        text = decode_utf8(raw)
+    except Unreadable as error:
         raise BaselineError(
-            f"the baseline is not UTF-8 text; {_FIX}", path=display, line=line
+            f"the baseline is not UTF-8 text; {_FIX}", path=display, line=error.problem.line
         ) from None
     return parse_baseline(text, display)
 
@@ -54,15 +54,16 @@ def read_baseline(config: Config) -> Baseline | None:
 def parse_baseline(text: str, display: str) -> Baseline:
     """``text`` as a baseline, or a :class:`BaselineError` located in ``display``."""
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise BaselineError(
-            f"the baseline is not JSON ({error.msg}); {_FIX}", path=display, line=error.lineno
-        ) from None
-    except RecursionError:
-        raise BaselineError(
-            f"the baseline nests too deep to be one; {_FIX}", path=display
-        ) from None
+        data = parse_json(text)
+    except Unreadable as error:
+        problem = error.problem
+        if problem.reason == "deep":
+            message = "the baseline nests too deep to be one"
+        elif problem.reason == "syntax":
+            message = f"the baseline is not JSON ({problem.detail})"
+        else:
+            message = f"the baseline cannot be read ({problem.detail})"
+        raise BaselineError(f"{message}; {_FIX}", path=display, line=problem.line) from None
 
     def fail(message: str, line: int = 1) -> BaselineError:
         return BaselineError(message, path=display, line=line)

@@ -1,19 +1,24 @@
-"""``jobledger audit``: print the trail of verdicts, or ``--verify`` its chain (exit 1 when broken).
+"""``jobledger audit``: print the trail of verdicts, or ``--verify`` its chain (exit 1 when broken);
+``audit init`` prepares a database store, ``audit copy`` moves a file trail into one.
 
-It reads only the log (no extraction, no overlay), so it works on a copy of a log from anywhere.
+It reads only the trail (no extraction, no overlay), so it works on a copy of a log from anywhere.
+The trail is the store ``JOBLEDGER_AUDIT_URL`` names, else ``[tool.jobledger] audit_log``. A
+store that cannot be reached is an error (exit 2), never an empty trail.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import sys
+import os
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from .. import audit
+from ..audit.chain import line_sha256
 from ..errors import JobledgerError
-from ..text import one_line
+from ..text import one_line, say
 from .common import config_from_args
 
 NAME = "audit"
@@ -21,6 +26,19 @@ HELP = "print the trail of verdicts, or check that no line was edited, removed o
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "command",
+        nargs="?",
+        choices=("init", "copy"),
+        help="init: create a database store's tables (idempotent, versioned); copy: move the "
+        "configured file trail into the store --to names (default: JOBLEDGER_AUDIT_URL)",
+    )
+    parser.add_argument(
+        "--to",
+        metavar="URL",
+        help="where `audit copy` writes: sqlite:///PATH or postgresql://... (better: leave it "
+        "out and set JOBLEDGER_AUDIT_URL, so no password is in your shell history)",
+    )
     parser.add_argument("--job", metavar="ID", help="only the verdicts about this job")
     parser.add_argument("--tail", type=int, metavar="N", help="only the last N verdicts")
     parser.add_argument(
@@ -32,16 +50,27 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.command is not None and (
+        args.verify or args.job is not None or args.tail is not None or args.json
+    ):
+        raise JobledgerError(f"audit {args.command} takes no --verify, --job, --tail or --json")
+    if args.to is not None and args.command != "copy":
+        raise JobledgerError("--to names where `audit copy` writes; it goes with copy only")
     if args.verify and (args.job is not None or args.tail is not None):
         raise JobledgerError("--verify checks the whole log; it takes no --job or --tail")
     if args.tail is not None and args.tail < 1:
         raise JobledgerError(f"--tail {args.tail}: give 1 or more")
     config = config_from_args(args)
-    path = config.audit_log_path
-    log = config.display(path)
+    if args.command == "copy":
+        return _copy(config.audit_log, config.root, args.to)
+    store = audit.open_store(config.audit_log, root=config.root)
+    log = store.display
+    if args.command == "init":
+        say(one_line(f"{log}: {store.init()}"))
+        return 0
     if args.verify:
-        return _verify(audit.verify(path, root=config.root), log, as_json=args.json)
-    lines = audit.read_lines(path, root=config.root)
+        return _verify(store.verify(), log, as_json=args.json)
+    lines = store.lines()
     if args.job is not None:
         lines = [line for line in lines if line.record and line.record.get("job") == args.job]
     if args.tail is not None:
@@ -50,16 +79,63 @@ def run(args: argparse.Namespace) -> int:
         document = {
             "log": log,
             "entries": [
-                {"line": line.number, "sha256": line.sha256, "record": line.record}
+                {
+                    "line": line.number,
+                    "sha256": line.sha256,
+                    "record": line.record,
+                    **({} if line.committed else {"committed": False}),
+                }
                 for line in lines
             ],
         }
-        sys.stdout.write(json.dumps(document, indent=2, sort_keys=True) + "\n")
+        say(json.dumps(document, indent=2, sort_keys=True) + "\n", end="")
         return 0
     if not lines:
-        print(one_line(f"{log}: no verdicts recorded" + (f" for {args.job}" if args.job else "")))
+        say(one_line(f"{log}: no verdicts recorded" + (f" for {args.job}" if args.job else "")))
     for line in lines:
-        print(entry_line(line.number, line.record))
+        text = entry_line(line.number, line.record)
+        if not line.committed:
+            text += "  (not committed: no verdict was given; the next append takes it back)"
+        say(one_line(text))
+    return 0
+
+
+def _copy(audit_log: str, root: Path, to: str | None) -> int:
+    """The configured file trail, verified, written verbatim into an empty store, verified there
+    too; nothing is copied from a broken trail."""
+    source = audit.store_for(
+        audit.target_of(audit_log, root=root, origin="[tool.jobledger] audit_log"), root=root
+    )
+    if to is None:
+        to = os.environ.get(audit.ENV_URL, "")
+        if not to:
+            raise JobledgerError(f"audit copy: give --to URL or set {audit.ENV_URL}")
+        target = audit.open_store(audit_log, root=root)
+    else:
+        target = audit.store_for(audit.target_of(to, root=root, origin="--to"), root=root)
+    if (target.target.kind, target.target.location) == (source.target.kind, audit_log):
+        raise JobledgerError(f"audit copy: {target.display} is the trail itself")
+    before = source.verify()
+    if not before.ok:
+        raise audit.AuditError(
+            f"the trail is broken at line {before.broken}: {before.reason}; nothing was copied",
+            path=source.display,
+        )
+    lines = source.raw()
+    target.load(lines)
+    after = target.verify()
+    expected = line_sha256(lines[-1]) if lines else audit.GENESIS
+    if not after.ok or (after.lines, after.head) != (len(lines), expected):
+        raise audit.AuditError(
+            f"the copy does not verify ({after.reason or 'its head differs from the source'})",
+            path=target.display,
+        )
+    say(
+        one_line(
+            f"{target.display}: copied {after.lines} events from {source.display}; chain "
+            f"verified on both sides; head sha256 {after.head}"
+        )
+    )
     return 0
 
 
@@ -102,12 +178,12 @@ def _verify(report: audit.Report, log: str, *, as_json: bool) -> int:
             "reason": report.reason or None,
             "note": report.note or None,
         }
-        sys.stdout.write(json.dumps(document, indent=2, sort_keys=True) + "\n")
+        say(json.dumps(document, indent=2, sort_keys=True) + "\n", end="")
     elif report.ok:
-        print(one_line(f"{log}: {report.lines} lines, chain intact; head sha256 {report.head}"))
+        say(one_line(f"{log}: {report.lines} lines, chain intact; head sha256 {report.head}"))
         if report.note:
-            print(one_line(f"{log}: note: {report.note}"))
+            say(one_line(f"{log}: note: {report.note}"))
     else:
         where = f"{log}:{report.broken}" if report.broken else log
-        print(one_line(f"{where}: {report.reason}"))
+        say(one_line(f"{where}: {report.reason}"))
     return 0 if report.ok else 1

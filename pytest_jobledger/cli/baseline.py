@@ -24,6 +24,7 @@ from ..gate.today import resolve_today
 from ..reporters.text import format_finding
 from ..session import Session
 from ..text import one_line
+from ..text import say as say_line
 from .common import config_from_args
 
 NAME = "baseline"
@@ -51,7 +52,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def say(text: str) -> None:
-    print(one_line(text))
+    say_line(one_line(text))
 
 
 def run(args: argparse.Namespace) -> int:

@@ -5,14 +5,18 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from pathlib import Path
 
 from .. import reporters
+from ..atomic import atomic_write
+from ..config import Config
+from ..errors import JobledgerError
 from ..gate.status import STATUS_JOB
 from ..gate.today import resolve_today
 from ..reporters import text
 from ..reporters.terminal import CHOICES, use_color
 from ..session import Session
-from ..text import one_line
+from ..text import one_line, say, say_commands
 from .common import add_cache_argument, config_from_args
 
 NAME = "check"
@@ -41,6 +45,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="text: colour the report (default: auto, only on a terminal and without NO_COLOR; "
         "FORCE_COLOR forces it)",
     )
+    parser.add_argument(
+        "-o",
+        "--output",
+        metavar="PATH",
+        help="write the report to PATH instead of printing it (e.g. --format sarif -o "
+        "jobledger.sarif); never through a symlink or into .git; '-' prints it (the default)",
+    )
     add_gate_arguments(parser)
     add_cache_argument(parser)
 
@@ -65,18 +76,36 @@ def run(args: argparse.Namespace) -> int:
     result = session.fresh_view
     for check in result.checks:
         if check.job == STATUS_JOB and check.skipped is not None:
-            print(one_line(f"jobledger: {check.skipped}"), file=sys.stderr)
+            say(one_line(f"jobledger: {check.skipped}"), file=sys.stderr)
+    to_file = args.output not in (None, "-")
     if args.format == "text":
         verbosity = text.QUIET if args.quiet else text.VERBOSE if args.verbose else text.NORMAL
-        sys.stdout.write(
-            text.render(
-                result.findings,
-                config,
-                text.Tally.of(result, config),
-                verbosity=verbosity,
-                color=use_color(args.color, sys.stdout, os.environ),
-            )
+        output = text.render(
+            result.findings,
+            config,
+            text.Tally.of(result, config),
+            verbosity=verbosity,
+            color=not to_file and use_color(args.color, sys.stdout, os.environ),
         )
     else:
-        sys.stdout.write(reporters.get(args.format)(result.findings, config))
+        output = reporters.get(args.format)(result.findings, config)
+    if to_file:
+        _write_report(Path(args.output), output, config)
+    elif args.format == "github":
+        say_commands(output)  # workflow commands we mean, escaped by github/commands
+    else:
+        say(output, end="")
     return 1 if result.failed else 0
+
+
+def _write_report(path: Path, output: str, config: Config) -> None:
+    """``-o PATH``: the report through the one writer (the operator's path may leave the root,
+    but is never written through a symlink, into ``.git`` or over a FIFO)."""
+    try:
+        atomic_write(path, output, root=config.root, named_by_operator=True)
+    except OSError as error:
+        raise JobledgerError(
+            f"cannot write the report ({error.strerror or error}); nothing was written",
+            path=str(path),
+        ) from None
+    say(one_line(f"jobledger: wrote {path}"), file=sys.stderr)

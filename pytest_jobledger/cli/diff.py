@@ -7,10 +7,10 @@ fresh extraction and the overlay as it is now. Without a usable base it says why
 from __future__ import annotations
 
 import argparse
-import sys
 
 from ..reporters.changes import FORMATS, render_json, render_markdown, render_text
 from ..session import Session
+from ..text import say
 from .common import config_from_args
 
 NAME = "diff"
@@ -28,5 +28,5 @@ def run(args: argparse.Namespace) -> int:
     config = config_from_args(args)
     report = Session.open(config, base=args.base, baseline=False).changes()
     render = {"text": render_text, "markdown": render_markdown, "json": render_json}[args.format]
-    sys.stdout.write(render(report))
+    say(render(report), end="")
     return 0

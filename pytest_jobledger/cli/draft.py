@@ -23,6 +23,7 @@ from ..errors import ConfigError
 from ..findings import JoinedJob
 from ..session import Session
 from ..text import one_line
+from ..text import say as say_line
 from .common import config_from_args
 
 NAME = "draft"
@@ -59,7 +60,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def say(text: str) -> None:
     """A notice on stderr (stdout carries only what --dry-run would send)."""
-    print(one_line(text), file=sys.stderr)
+    say_line(one_line(text), file=sys.stderr)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -125,7 +126,7 @@ def _draft_jobs(
                 skipped += 1
                 continue
             if args.dry_run:
-                print(one_line(request.payload().decode("utf-8").rstrip("\n")))
+                say_line(one_line(request.payload().decode("utf-8").rstrip("\n")))
                 continue
             try:
                 text = run_command(argv, request.payload(), cwd=config.root, timeout=args.timeout)

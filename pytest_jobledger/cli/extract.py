@@ -10,7 +10,7 @@ from ..extract import extract
 from ..gate.status import empty_scan
 from ..ledger.model import Ledger
 from ..ledger.store import write_ledger
-from ..text import one_line
+from ..text import one_line, say
 from .common import add_cache_argument, config_from_args
 from .progress import TerminalProgress
 
@@ -49,28 +49,30 @@ def problem_lines(ledger: Ledger) -> list[str]:
 
 def run(args: argparse.Namespace) -> int:
     config = config_from_args(args)
-    extraction = extract(config, progress=TerminalProgress(forced=args.progress))
+    progress = TerminalProgress(forced=args.progress)
+    extraction = extract(config, progress=progress)
     ledger = extraction.ledger
+    progress.finish(jobs=len(ledger.jobs))
     for warning in extraction.warnings:
-        print(one_line(f"warning: {warning}"), file=sys.stderr)
+        say(one_line(f"warning: {warning}"), file=sys.stderr)
     empty = empty_scan(ledger, config)
     if empty is not None:
         # Writing it would replace a good committed ledger with an empty one after a typo.
-        print(one_line(f"{empty.location}: {empty.message} Nothing was written."), file=sys.stderr)
+        say(one_line(f"{empty.location}: {empty.message} Nothing was written."), file=sys.stderr)
         return 1
     text = ledger.dumps()
     if args.output == "-":
-        sys.stdout.write(text)
+        say(text, end="")
         target = "stdout"
     else:
         # -o is the operator's own choice; the configured path belongs to the tree and stays in it.
         path = Path(args.output) if args.output else config.ledger_path
-        write_ledger(path, ledger, root=None if args.output else config.root)
+        write_ledger(path, ledger, root=config.root, named_by_operator=bool(args.output))
         target = str(path)
     problems = problem_lines(ledger)
     for line in problems:
-        print(one_line(line), file=sys.stderr)
-    print(
+        say(one_line(line), file=sys.stderr)
+    say(
         one_line(f"jobledger: wrote {target}: {len(ledger.jobs)} jobs, {len(problems)} problems"),
         file=sys.stderr,
     )

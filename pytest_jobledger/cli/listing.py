@@ -7,13 +7,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from typing import Any
 
 from ..gate.cells import normal_text
 from ..gate.committed import Snapshot
 from ..session import Session
-from ..text import clip, one_line
+from ..text import clip, one_line, say
 from ..verdict import JobFacts, from_snapshot
 from .cards import ledger_line, overlay_line
 from .common import config_from_args
@@ -37,10 +36,10 @@ def run(args: argparse.Namespace) -> int:
     rows = [row for row in job_rows(snapshot) if _wanted(row, args)]
     if args.json:
         document = {**sources_json(snapshot), "jobs": rows}
-        sys.stdout.write(json.dumps(document, indent=2, sort_keys=True) + "\n")
+        say(json.dumps(document, indent=2, sort_keys=True) + "\n", end="")
         return 0
     for line in table(snapshot, rows):
-        print(line)
+        say(line)
     return 0
 
 

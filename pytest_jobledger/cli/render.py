@@ -24,6 +24,7 @@ from ..reporters.runbook.publish import MAX_RUNBOOK_BYTES
 from ..reporters.text import format_finding
 from ..session import Session
 from ..text import one_line
+from ..text import say as say_line
 from .common import config_from_args
 
 NAME = "render"
@@ -57,7 +58,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def say(text: str) -> None:
-    print(one_line(text), file=sys.stderr)
+    say_line(one_line(text), file=sys.stderr)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -72,12 +73,12 @@ def run(args: argparse.Namespace) -> int:
     drafts = _drafts(session) if args.preview else None
     text = render_runbook(result, config, fmt=args.format, preview=args.preview, drafts=drafts)
     if args.output == "-":
-        sys.stdout.write(text)
+        say_line(text, end="")
         return 0
     # -o is the operator's own choice; the configured runbook belongs to the tree and stays in it.
     path = Path(args.output) if args.output else config.runbook_path
     try:
-        atomic_write(path, text, root=None if args.output else config.root)
+        atomic_write(path, text, root=config.root, named_by_operator=bool(args.output))
     except OSError as error:
         raise JobledgerError(
             f"cannot write the runbook ({error.strerror or error}); the previous file is unchanged",

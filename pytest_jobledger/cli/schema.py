@@ -15,7 +15,7 @@ from ..atomic import atomic_write
 from ..errors import JobledgerError
 from ..overlay.schema import render_schema
 from ..paths import read_regular
-from ..text import one_line
+from ..text import one_line, say
 from .common import config_from_args
 
 NAME = "schema"
@@ -44,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
     config = config_from_args(args)
     text = render_schema(config.vocabulary, config.blocked_values)
     if args.output == "-":
-        sys.stdout.write(text)
+        say(text, end="")
         return 0
     # -o is the operator's own choice; the configured path belongs to the tree and stays in it.
     path = Path(args.output) if args.output else config.schema_path
@@ -58,16 +58,16 @@ def run(args: argparse.Namespace) -> int:
         except (OSError, UnicodeDecodeError):
             current = ""
         if current == text:
-            print(f"jobledger: {shown} is up to date", file=sys.stderr)
+            say(f"jobledger: {shown} is up to date", file=sys.stderr)
             return 0
         state = "does not exist" if current is None else "is out of date"
-        print(f"jobledger: {shown} {state}; run `jobledger schema`", file=sys.stderr)
+        say(f"jobledger: {shown} {state}; run `jobledger schema`", file=sys.stderr)
         return 1
     try:
-        atomic_write(path, text, root=root)
+        atomic_write(path, text, root=config.root, named_by_operator=bool(args.output))
     except OSError as exc:
         reason = exc.strerror or str(exc)
         raise JobledgerError(f"cannot write the schema ({reason})", path=shown) from exc
     cells = len(config.vocabulary.cells)
-    print(f"jobledger: wrote {shown}: {cells} cells", file=sys.stderr)
+    say(f"jobledger: wrote {shown}: {cells} cells", file=sys.stderr)
     return 0

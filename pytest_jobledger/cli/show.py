@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 
 from ..session import Session
+from ..text import say
 from .cards import job_card
 from .common import config_from_args, find_job
 from .listing import sources_json
@@ -32,8 +32,8 @@ def run(args: argparse.Namespace) -> int:
             "findings": [finding.to_json() for finding in facts.failing],
             "signed": facts.gate_passes,
         }
-        sys.stdout.write(json.dumps(document, indent=2, sort_keys=True) + "\n")
+        say(json.dumps(document, indent=2, sort_keys=True) + "\n", end="")
         return 0
     for line in job_card(snapshot, facts):
-        print(line)
+        say(line)
     return 0

@@ -16,21 +16,28 @@ import posixpath
 import re
 import shlex
 import sys
+from collections.abc import Callable
 from pathlib import Path, PurePosixPath
 
-from ..atomic import atomic_write, locked
+from ..atomic import locked
 from ..config import Config
 from ..errors import OverlayError
 from ..extract import extract_ledger
 from ..ledger.model import Ledger
 from ..ledger.store import committed_ledger
 from ..overlay.reader import MAX_OVERLAY_BYTES, OVERLAY_BYTES_CEILING, read_overlay_bytes
-from ..stub.plan import StubResult, stub_overlay
-from ..text import one_line
+from ..stub.plan import StubResult, is_empty_overlay, stub_overlay
+from ..stub.swap import write_unless_changed
+from ..text import one_line, say
 from .common import config_from_args
 
 NAME = "stub"
 HELP = "add a placeholder overlay entry for every unsigned job (it never signs anything)"
+
+
+#: Runs right before the new overlay is swapped in: only tests set it, to save the overlay there
+#: (an editor's save landing inside the rename) and prove the save is kept.
+_BEFORE_SWAP: Callable[[], None] | None = None
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -81,7 +88,7 @@ def read_previous(config: Config) -> Ledger | None:
     """The committed ledger, if there is a readable one: where an orphan's old name is found."""
     ledger, problem = committed_ledger(config.ledger_path, config.root)
     if problem is not None:
-        print(
+        say(
             one_line(
                 f"jobledger: {config.ledger}: cannot read the committed ledger ({problem}); "
                 "renames cannot be detected this time"
@@ -116,7 +123,7 @@ def stale_schema_line(text: str, reference: str, label: str) -> None:
         named = found.group(1)
         machine = "site-packages" in named or named.startswith(("/", "~")) or ":\\" in named
         if machine and named != reference:
-            print(
+            say(
                 one_line(
                     f"{label}:{number}: hint: the $schema line names a path on one machine "
                     f"({named}); change it to `$schema={reference}` (and run `jobledger "
@@ -146,7 +153,7 @@ def _stub_locked(
     args: argparse.Namespace, config: Config, ledger: Ledger, previous: Ledger | None
 ) -> int:
     """Read, stub and write the overlay; the caller holds its lock (other stubs wait), and an
-    editor's save that lands meanwhile is caught right before the rename."""
+    editor's save that lands meanwhile is kept (:mod:`pytest_jobledger.stub.swap`)."""
     path, label, limit = config.overlay_path, config.overlay, config.max_overlay_bytes
     text = read_overlay(path, label, config.root, limit)
     result = stub_overlay(
@@ -157,7 +164,7 @@ def _stub_locked(
         blocked_values=config.blocked_values,
         renames=args.renames,
         path=label,
-        schema=schema_reference(config) if text is None else None,
+        schema=schema_reference(config) if text is None or is_empty_overlay(text) else None,
         max_bytes=limit,
         rename=tuple(args.rename) if args.rename else None,
         quote_yes_no=args.quote_yes_no,
@@ -169,17 +176,20 @@ def _stub_locked(
         return 1 if result.changed else 0
     if result.changed:
 
-        def unchanged() -> None:
-            """Called with the new text written to its temporary file, right before the rename."""
-            if read_overlay(path, label, config.root, OVERLAY_BYTES_CEILING) != text:
-                raise OverlayError(
-                    "the overlay changed while the stub was running (an editor saved it?); "
-                    "nothing was written, run the stub again",
-                    path=label,
-                )
+        def reread() -> bytes | None:
+            now = read_overlay(path, label, config.root, OVERLAY_BYTES_CEILING)
+            return None if now is None else now.encode("utf-8")
 
         try:
-            atomic_write(path, result.text.encode("utf-8"), root=config.root, guard=unchanged)
+            write_unless_changed(
+                path,
+                result.text.encode("utf-8"),
+                None if text is None else text.encode("utf-8"),
+                root=config.root,
+                label=label,
+                reread=reread,
+                before_swap=_BEFORE_SWAP,
+            )
         except OSError as error:
             raise OverlayError(
                 f"cannot write the overlay ({error.strerror or error}); the old file is unchanged",
@@ -208,5 +218,5 @@ def report(result: StubResult, label: str, *, check: bool, command: str = "joble
     """Each fact on its own line, then a one-line summary (stdout: this is the command's output);
     with ``check`` nothing was written, so each line says what the stub *would* do."""
     for line in result.report_lines(check=check):
-        print(one_line(f"{label}: {line}"))
-    print(one_line(f"{label}: {result.summary(check=check, command=command)}"))
+        say(one_line(f"{label}: {line}"))
+    say(one_line(f"{label}: {result.summary(check=check, command=command)}"))

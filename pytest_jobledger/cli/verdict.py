@@ -1,8 +1,9 @@
 """``jobledger verdict JOB_ID --action ...``: approved, blocked or needs-review, with a trail.
 
-The verdict is decided, then appended to the audit log, and only then printed: when the line
-cannot be written (a read-only folder, a full disk, a lock held too long) the command exits 2
-with the reason on stderr and prints nothing that reads as a verdict. No decision without a trail.
+The verdict is decided, then appended to the audit trail (a file, SQLite or PostgreSQL), and only
+then printed: when the event cannot be written (a read-only folder, a full disk, a lock held too
+long, a store that cannot be reached or refuses the write) the command exits 2 with the reason on
+stderr and prints nothing that reads as a verdict. No decision without a trail.
 
 Exit codes: 0 approved, 1 blocked, 3 needs-review, 2 a usage error or an audit failure.
 """
@@ -13,13 +14,13 @@ import argparse
 import getpass
 import json
 import os
-import sys
 from typing import Any
 
 from .. import __version__, audit
 from ..errors import JobledgerError
 from ..gate.committed import Snapshot
 from ..session import Session
+from ..text import say
 from ..verdict import Action, Answer, Request, Verdict, decide
 from .cards import verdict_card
 from .common import config_from_args, find_job
@@ -63,15 +64,16 @@ def run(args: argparse.Namespace) -> int:
     config = config_from_args(args)
     snapshot = Session.open(config, baseline=False).committed_view
     verdict = decide(find_job(snapshot, args.job), request)
-    log = config.display(config.audit_log_path)
+    log = config.audit_log
     try:
-        line = audit.append(
-            config.audit_log_path, audit_record(verdict, snapshot), root=config.root
-        )
+        store = audit.open_store(config.audit_log, root=config.root)
+        log = store.display
+        line = store.append(audit_record(verdict, snapshot))
     except audit.AuditError as exc:
         raise audit.AuditError(
             f"{exc.message}. No verdict was given: a decision without a trail is refused. Make "
-            "the log writable (or point [tool.jobledger] audit_log elsewhere) and ask again",
+            f"the trail writable or reachable (or point {audit.ENV_URL} or [tool.jobledger] "
+            "audit_log elsewhere) and ask again",
             path=exc.path or log,
         ) from exc
     where = f"line {line.number} of {log}"
@@ -86,10 +88,10 @@ def run(args: argparse.Namespace) -> int:
             },
             "exit_code": EXIT_CODES[verdict.answer],
         }
-        sys.stdout.write(json.dumps(document, indent=2, sort_keys=True) + "\n")
+        say(json.dumps(document, indent=2, sort_keys=True) + "\n", end="")
     else:
         for text in verdict_card(verdict, f"recorded as {where} (sha256 {line.sha256[:12]})"):
-            print(text)
+            say(text)
     return EXIT_CODES[verdict.answer]
 
 

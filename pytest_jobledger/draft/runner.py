@@ -6,14 +6,24 @@ at most :data:`MAX_OUTPUT_BYTES`, without control characters, stored as it is an
 interpreted. A command that hangs is killed with its whole group when the timeout expires; one
 that prints too much is killed as soon as it does. Every failure is a :class:`DraftFailed` with a
 one-line reason, for this job only.
+
+The program never runs in the project: its working folder is a fresh, empty temporary folder (one
+per job, removed afterwards), so nothing of the checkout is on its path by being in the current
+folder. A Python interpreter (``python``, ``python3``, ``python3.X``, or a path ending in one) is
+also given ``-I`` (isolated mode: no current or script folder on ``sys.path``, no ``PYTHON*``
+variables, no user site), so a checkout's ``json/`` package cannot shadow the standard library of
+``python3 -m json.tool``. A program named by a relative path (``./bin/model``) is still found
+where it was before: relative to the project root.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import re
 import signal
 import subprocess
+import tempfile
 import threading
 import unicodedata
 from collections.abc import Sequence
@@ -38,6 +48,10 @@ _BIDI = {
 }
 
 
+#: The names of a Python interpreter, which gets ``-I``: ``python``, ``python3``, ``python3.12``.
+_PYTHON = re.compile(r"python(?:3(?:\.\d+)?)?(?:\.exe)?", re.IGNORECASE)
+
+
 class DraftFailed(Exception):
     """The command gave no usable draft for this job; ``str()`` says why, on one line."""
 
@@ -50,14 +64,41 @@ def run_command(
     timeout: float = DEFAULT_TIMEOUT_S,
     max_bytes: int = MAX_OUTPUT_BYTES,
 ) -> str:
-    """The draft ``argv`` prints for ``payload`` (stripped text), or :class:`DraftFailed`."""
+    """The draft ``argv`` prints for ``payload`` (stripped text), or :class:`DraftFailed`.
+
+    ``cwd`` is the project root, against which a relative program path is resolved; the program
+    itself runs in a fresh scratch folder (see the module's docstring).
+    """
+    command = isolated(argv, cwd)
+    with tempfile.TemporaryDirectory(
+        prefix="jobledger-draft-", ignore_cleanup_errors=True
+    ) as scratch:
+        return _run(command, payload, Path(scratch), timeout, max_bytes)
+
+
+def isolated(argv: Sequence[str], root: Path) -> list[str]:
+    """``argv`` as it is started: a relative program path made absolute against ``root``, and
+    ``-I`` after a Python interpreter (unless it is already there)."""
+    command = list(argv)
+    if not command:
+        return command
+    program = command[0]
+    if os.sep in program or (os.altsep is not None and os.altsep in program):
+        command[0] = str(root / program) if not os.path.isabs(program) else program
+    name = re.split(r"[\\/]", program)[-1]
+    if _PYTHON.fullmatch(name) and "-I" not in command[1:2]:
+        command.insert(1, "-I")
+    return command
+
+
+def _run(argv: list[str], payload: bytes, scratch: Path, timeout: float, max_bytes: int) -> str:
     try:
         process = subprocess.Popen(
-            list(argv),
+            argv,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
-            cwd=cwd,
+            cwd=scratch,
             start_new_session=os.name == "posix",
         )
     except OSError as error:

@@ -17,9 +17,11 @@ import os
 import re
 import tempfile
 from collections.abc import Iterator
+from pathlib import Path
 from types import TracebackType
 from typing import Any
 
+from ..atomic import write_scratch
 from ..errors import JobledgerError
 from .request import DraftRequest
 
@@ -100,10 +102,7 @@ class Screen:
     def _detect_secrets(self, text: str) -> list[str]:
         # detect-secrets' line-based scan (with its filters) reads files; the file is private to
         # this process (mode 0600 in a private folder) and removed when the run ends.
-        path = os.path.join(self._folder, "text.txt")
-        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
-            handle.write(text)
+        path = str(write_scratch(Path(self._folder), "text.txt", text))
         collection: Any = self._collection()
         try:
             collection.scan_file(path)

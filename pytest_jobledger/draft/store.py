@@ -15,12 +15,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ruamel.yaml import YAML
-from ruamel.yaml.error import YAMLError
-
 from ..atomic import atomic_write
 from ..errors import JobledgerError
 from ..paths import FileTooLarge, read_regular
+from ..readers import Unreadable, decode_utf8, parse_yaml
 
 STATUS = "unverified-draft"
 MAX_DRAFTS_BYTES = 4 * 1024 * 1024
@@ -62,21 +60,27 @@ def read_drafts(path: Path, *, root: Path, display: str) -> dict[str, Draft]:
             f"cannot read the drafts file: {error.strerror or error}", path=display
         ) from None
     try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        raise DraftsError("the drafts file is not UTF-8 text", path=display) from None
+        text = decode_utf8(raw)
+    except Unreadable as error:
+        raise DraftsError(
+            "the drafts file is not UTF-8 text", path=display, line=error.problem.line
+        ) from None
     return parse_drafts(text, display=display)
 
 
 def parse_drafts(text: str, *, display: str) -> dict[str, Draft]:
     """The drafts in a drafts file's text, or a :class:`DraftsError`."""
     try:
-        data = YAML(typ="safe", pure=True).load(text)
-    except YAMLError as error:
-        mark = getattr(error, "problem_mark", None)
-        line = mark.line + 1 if mark is not None else None
+        data = parse_yaml(text)
+    except Unreadable as error:
+        problem = error.problem
+        what = (
+            "is not valid YAML" if problem.reason in ("syntax", "duplicate") else "cannot be read"
+        )
         raise DraftsError(
-            f"the drafts file is not valid YAML: {error}", path=display, line=line
+            f"the drafts file {what}: {problem.detail}; delete it and run `jobledger draft` again",
+            path=display,
+            line=problem.line,
         ) from None
     if data is None:
         return {}
@@ -101,7 +105,10 @@ def _draft(job: str, body: Any, display: str) -> Draft:
         raise DraftsError(
             f"the draft of {job} must hold text values and status {STATUS}", path=display
         )
-    return Draft(job, body["text"], body["program"], body["docstring_sha256"], body["status"])
+    text, program, digest, status = (
+        str(body[key]) for key in ("text", "program", "docstring_sha256", "status")
+    )
+    return Draft(job, text, program, digest, status)
 
 
 def dumps_drafts(drafts: Mapping[str, Draft]) -> str:

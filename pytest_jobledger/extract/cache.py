@@ -18,13 +18,13 @@ named by ``JOBLEDGER_CACHE_DIR``, the operator's choice, which may be outside th
 The snapshot is keyed by the tool (its version and the digest of its own extraction code), the
 root and every configuration key extraction reads. It is written whole and atomically
 (:func:`~pytest_jobledger.atomic.atomic_write`), read through
-:func:`~pytest_jobledger.paths.read_regular` with a size limit, and starts with the digest of the
-rest: a corrupt, truncated, foreign or concurrently replaced file is ignored and rewritten, never
-trusted; an entry that does not have the expected shape is dropped alone. Two processes writing
-at once each write a whole, valid snapshot; the last rename wins.
-
-A cache folder that git tracks (a file in it is committed) is never read nor written: it came
-with the checkout, and a pull request could commit one that hides a job.
+:func:`~pytest_jobledger.paths.read_regular` with a size limit, and starts with the HMAC-SHA256 of
+the rest under this machine's key (:mod:`.cachekey`, kept outside the repository): a corrupt,
+truncated, foreign or concurrently replaced file, and any snapshot a checkout carries (a pull
+request can compute content digests, not the key), is ignored and rewritten, never trusted; an
+entry that does not have the expected shape is dropped alone. Two processes writing at once each
+write a whole, valid snapshot; the last rename wins. Without a key (its folder inside the root,
+unwritable, or a key file that is not private) the cache is off, with one warning.
 """
 
 from __future__ import annotations
@@ -37,16 +37,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .. import __version__, git
-from ..atomic import atomic_write
+from .. import __version__
+from ..atomic import atomic_write, make_folder
 from ..config import Config
 from ..ledger.model import Job, Pattern, Unsupported
 from ..paths import read_regular
+from .cachekey import KeyUnavailable, load_key, sign, verify
 from .deps import Trail, digest
 from .limits import MAX_FILE_BYTES_CEILING
 from .prefilter import BindFact, TextFacts
 
-FORMAT = 1
+#: 2: the head holds an HMAC under this machine's key, not a content digest.
+FORMAT = 2
 ENV = "JOBLEDGER_CACHE_DIR"
 #: A snapshot larger than this is not read (a tree of 100,000 files makes about 30 MB).
 MAX_SNAPSHOT_BYTES = 256 * 1024 * 1024
@@ -142,49 +144,35 @@ class Store:
     folder: Path
     path: Path
     header: dict[str, Any]
-    #: A note for the user when the cache is refused (the folder is not ours, or git tracks it).
+    #: This machine's key (:mod:`.cachekey`); ``None`` only when the cache is refused.
+    key: bytes | None = None
+    #: A note for the user when the cache is refused (the folder is not ours, or no key).
     refused: str | None = None
 
     def load(self) -> Snapshot:
         """The stored snapshot, or an empty one when there is none that can be trusted."""
-        if self.refused is not None:
+        if self.refused is not None or self.key is None:
             return Snapshot()
         try:
             raw = read_regular(self.path, root=self.folder, limit=MAX_SNAPSHOT_BYTES)
         except OSError:
             return Snapshot()
-        if self._tracked():
-            return Snapshot()
         try:
-            return _parse(raw, self.header)
+            return _parse(raw, self.header, self.key)
         except (ValueError, TypeError, KeyError, IndexError, AttributeError):
             return Snapshot()
 
     def save(self, snapshot: Snapshot) -> None:
         """Replace the stored snapshot; a folder that cannot be written leaves the run as it is."""
-        if self.refused is not None:
+        if self.refused is not None or self.key is None:
             return
         body = json.dumps(_dump(snapshot, self.header), sort_keys=True, separators=(",", ":"))
-        head = json.dumps({"format": FORMAT, "digest": digest(body.encode())})
+        head = json.dumps({"format": FORMAT, "mac": sign(self.key, body.encode())})
         try:
             _prepare(self.folder)
             atomic_write(self.path, f"{head}\n{body}\n", root=self.folder)
         except OSError:
             return
-
-    def _tracked(self) -> bool:
-        """Whether git tracks a file of the folder (then it came with the checkout)."""
-        try:
-            done = git.run(["ls-files", "-z", "--", str(self.folder)], cwd=self.folder)
-        except git.GitUnavailable:
-            return False
-        if done.returncode == 0 and done.stdout:
-            self.refused = (
-                f"{self.folder} is tracked by git, so the content cache is not used: remove it "
-                "from the repository (git rm -r --cached), it holds a .gitignore of its own"
-            )
-            return True
-        return False
 
 
 def open_store(config: Config) -> Store:
@@ -199,6 +187,11 @@ def open_store(config: Config) -> Store:
             f"{folder} holds files and is not a cache folder of pytest-jobledger (it has no "
             "CACHEDIR.TAG), so the content cache is off; name a folder of its own with cache_dir"
         )
+        return store
+    try:
+        store.key = load_key(config.root)
+    except KeyUnavailable as exc:
+        store.refused = f"{exc.reason}, so the content cache is off"
     return store
 
 
@@ -219,7 +212,7 @@ def _ours(folder: Path) -> bool:
 def _prepare(folder: Path) -> None:
     """Make the folder a cache folder: a ``.gitignore`` of ``*`` and a ``CACHEDIR.TAG``."""
     if not (folder / "CACHEDIR.TAG").is_file():
-        folder.mkdir(parents=True, exist_ok=True)
+        make_folder(folder)
         atomic_write(folder / ".gitignore", GITIGNORE, root=folder)
         atomic_write(
             folder / "CACHEDIR.TAG",
@@ -274,10 +267,12 @@ def _dump_scan(record: ScanRecord) -> dict[str, Any]:
     }
 
 
-def _parse(raw: bytes, header: Mapping[str, Any]) -> Snapshot:
+def _parse(raw: bytes, header: Mapping[str, Any], key: bytes) -> Snapshot:
     head, _, body = raw.partition(b"\n")
     meta = json.loads(head)
-    if meta != {"format": FORMAT, "digest": digest(body.rstrip(b"\n"))}:
+    if not isinstance(meta, dict) or set(meta) != {"format", "mac"} or meta["format"] != FORMAT:
+        return Snapshot()
+    if not verify(key, body.rstrip(b"\n"), meta["mac"]):
         return Snapshot()
     data = json.loads(body)
     if not isinstance(data, dict) or any(data.get(key) != value for key, value in header.items()):

@@ -10,11 +10,12 @@ instead of being skipped without a word.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-import pathspec
+from pathspec.patterns.gitignore.spec import _DIR_MARK, GitIgnoreSpecPattern
 
 from ..paths import read_regular
 
@@ -71,7 +72,7 @@ class Excludes:
         except OSError:
             return  # unreadable: nothing is left out because of it
         lines = data.decode("utf-8", "replace").splitlines()
-        self.layers[rel_dir] = _Layer.of(lines)
+        self.layers[rel_dir] = _Layer.of(lines, lenient=True)
 
     def excluded(self, rel_path: str, *, is_dir: bool = False) -> bool:
         candidate = rel_path + "/" if is_dir else rel_path
@@ -92,30 +93,121 @@ class Excludes:
 _GITIGNORE_BYTES = 1024 * 1024
 
 
-@dataclass(frozen=True)
 class _Layer:
-    """One list of patterns: all of them, and (without negations) those that can match a file
-    outside a folder they also match."""
+    """One list of gitignore patterns, matched in time that does not grow with their number.
 
-    spec: pathspec.GitIgnoreSpec
-    files: pathspec.GitIgnoreSpec | None
+    pathspec compiles every pattern up front and tries each against each path: 40,000 patterns
+    cost minutes. Here each line is only indexed, by its longest literal fragment that holds no
+    ``/`` (``file_00017.py`` of ``gen/file_00017.py``; ``.pyc`` of ``*.pyc``): a path can match a
+    pattern only if one of its parts contains that fragment. A path is then tried against the
+    patterns whose fragment it contains and those with none (``*``, ``[ab]?``), each compiled
+    (through pathspec's own translation) the first time it is tried, with pathspec's rule for
+    which match decides (:meth:`check`, checked against pathspec by
+    ``tests/extract/test_linear_bounds.py``). A configured pattern is translated at once (one
+    pathspec cannot read is an error); a ``.gitignore`` line it cannot read never matches, as
+    in git. Bound: loading is linear in the lines; a check costs one look-up per (part, fragment
+    length) window of the path, plus the patterns that may match it.
+    """
+
+    def __init__(self, lines: Sequence[str], *, lenient: bool = False) -> None:
+        self.patterns: list[_Pattern] = []
+        self.negations = False
+        self.by_fragment: dict[str, list[int]] = {}
+        self.wild: list[int] = []
+        for line in lines:
+            text = line.strip()
+            if not text or text.startswith("#"):
+                continue
+            pattern = _Pattern(line, _folder_only(line))
+            if not lenient:
+                pattern.translate()  # a configured pattern pathspec cannot read: an error now
+            index = len(self.patterns)
+            self.patterns.append(pattern)
+            self.negations = self.negations or text.startswith("!")
+            fragment = _fragment(line)
+            if fragment:
+                self.by_fragment.setdefault(fragment, []).append(index)
+            else:
+                self.wild.append(index)
+        self.lengths = sorted({len(fragment) for fragment in self.by_fragment})
 
     @classmethod
-    def of(cls, lines: Sequence[str]) -> _Layer:
-        spec = pathspec.GitIgnoreSpec.from_lines(lines)
-        kept = [
-            p.pattern for p in spec.patterns if p.include is not None and isinstance(p.pattern, str)
-        ]
-        if any(p.include is False for p in spec.patterns):
-            return cls(spec, spec)
-        for_files = [text for text in kept if not _folder_only(text)]
-        return cls(spec, pathspec.GitIgnoreSpec.from_lines(for_files) if for_files else None)
+    def of(cls, lines: Sequence[str], *, lenient: bool = False) -> _Layer:
+        return cls(lines, lenient=lenient)
+
+    def _candidates(self, candidate: str) -> list[int]:
+        found = set(self.wild)
+        if self.lengths:
+            for part in candidate.split("/"):
+                for length in self.lengths:
+                    if length > len(part):
+                        break
+                    for start in range(len(part) - length + 1):
+                        hit = self.by_fragment.get(part[start : start + length])
+                        if hit is not None:
+                            found.update(hit)
+        return sorted(found, reverse=True)
 
     def check(self, candidate: str, is_dir: bool) -> bool | None:
-        spec = self.spec if is_dir else self.files
-        if spec is None:
-            return None
-        return spec.check_file(candidate).include
+        """pathspec's ``GitIgnoreSpec`` answer: the last matching pattern that does not match
+        only through its folder mark decides, else the last one that matches at all. Without
+        negations, a file is tried against the patterns that can match a file by its own name
+        (a folder-only one is decided when the walk tests the folder)."""
+        weak: bool | None = None
+        skip_folder_only = not is_dir and not self.negations
+        for index in self._candidates(candidate):
+            pattern = self.patterns[index]
+            if skip_folder_only and pattern.folder_only:
+                continue
+            try:
+                compiled = pattern.compiled()
+            except ValueError:  # pathspec's pattern error (a configured one was tried at load)
+                compiled = None
+            found = None if compiled is None else compiled.search(candidate)
+            if found is None:
+                continue
+            if not found.groupdict().get(_DIR_MARK):
+                return pattern.include
+            if weak is None:
+                weak = pattern.include
+        return weak
+
+
+@dataclass
+class _Pattern:
+    """One gitignore line, translated and compiled when first tried."""
+
+    line: str
+    folder_only: bool
+    include: bool | None = None
+    regex: str | None = None
+    _translated: bool = False
+    _compiled: re.Pattern[str] | None = None
+
+    def translate(self) -> None:
+        """Raises pathspec's error (a ``ValueError``) for a line it cannot read."""
+        if not self._translated:
+            self.regex, self.include = GitIgnoreSpecPattern.pattern_to_regex(self.line)
+            self._translated = True
+
+    def compiled(self) -> re.Pattern[str] | None:
+        """The pattern's expression, or ``None`` for a line that matches nothing."""
+        self.translate()
+        if self._compiled is None and self.regex is not None and self.include is not None:
+            self._compiled = re.compile(self.regex)
+        return self._compiled
+
+
+def _fragment(line: str) -> str:
+    """The longest run of literal characters without ``/`` that every path matching the
+    gitignore pattern ``line`` contains, or ``""`` when none is certain."""
+    text = line.strip()
+    if text.startswith("!"):
+        text = text[1:]
+    if "\\" in text:
+        return ""  # an escape: not worth reading, the pattern is tried against every path
+    text = text.split("[", 1)[0]
+    return max(re.split(r"[*?/]", text), key=len)
 
 
 def _folder_only(pattern: object) -> bool:

@@ -18,7 +18,7 @@ command that only reads the ledger) does without it.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Protocol
 
@@ -29,14 +29,15 @@ from .deps import digest
 from .discovery import Excludes, SourceFile, iter_source_files
 from .limits import MAX_FILE_BYTES_CEILING
 from .prefilter import (
+    _IDENTIFIER,
     LARGE_FILE_BYTES,
     TextFacts,
     Words,
+    alias_closure,
     ast_module,
     bind_facts,
     byte_facts,
     decode_source,
-    new_aliases,
     text_facts,
 )
 from .reading import FileReader
@@ -99,6 +100,7 @@ class Extractor:
     progress: Progress | None = None
     walk_problems: list[Unsupported] = field(default_factory=list)
     _scanner: Scanner | None = field(default=None, repr=False)
+    _aliases: frozenset[str] = frozenset()
 
     def __post_init__(self) -> None:
         config = self.config
@@ -136,6 +138,7 @@ class Extractor:
                 scans[source.rel_path] = kept
             else:
                 todo.append(source)
+        self._aliases = words.aliases
         scans.update(self._scan(todo, words if self.prefilter else None))
         ledger, matched = self._assemble(records, candidates, scans, reported)
         if self.store is not None and (changed or todo):
@@ -155,20 +158,23 @@ class Extractor:
         for source in self.files:
             records[source.rel_path] = self._record(source, previous, facts_words, texts)
             self._tick()
-        aliases: set[str] = set()
+        base = Words.of(self.config)
+        spelled: dict[str, set[str]] | None = None
         while True:
-            words = Words.of(self.config, aliases)
-            new: set[str] = set()
-            for record in records.values():
-                if record.binds:
-                    new |= new_aliases(record.binds, words)
-            if not new:
-                return records, words, facts_words.aliases
-            aliases |= new
+            aliases = alias_closure(_all_binds(records), base)
             beyond = frozenset(aliases) - facts_words.aliases
-            if beyond:
-                facts_words = facts_words.with_aliases(beyond)
-                self._extend(records, texts, facts_words, beyond)
+            if not beyond:
+                return records, Words.of(self.config, aliases), facts_words.aliases
+            facts_words = facts_words.with_aliases(beyond)
+            if spelled is None:
+                grew = self._extend(records, texts, facts_words, beyond)
+                if grew:
+                    spelled = self._spelled(records, texts)
+            else:
+                paths = set().union(*(spelled.get(word, ()) for word in beyond))
+                grew = self._extend(records, texts, facts_words, beyond, paths)
+            if not grew:
+                return records, Words.of(self.config, aliases), facts_words.aliases
 
     def _record(
         self,
@@ -220,29 +226,68 @@ class Extractor:
         records: dict[str, FileRecord],
         texts: dict[str, str | bytes],
         words: Words,
-        beyond: Iterable[str],
-    ) -> None:
-        """Recompute the facts of every file that spells one of ``beyond`` (new aliases)."""
-        finder = words.finder(beyond)
-        assert finder is not None
+        beyond: frozenset[str],
+        only: set[str] | None = None,
+    ) -> bool:
+        """Recompute the facts of every file that spells one of ``beyond`` (new aliases), or of
+        the files ``only`` names (those known to spell one). Whether a file gained bindings: only
+        then can the aliases grow (a file's bindings, once read, are all of them)."""
+        finder = words.finder(beyond) if len(beyond) <= _FINDER_WORDS else None
         byte_finder = words.byte_finder()
+        grew = False
         for source in self.files:
+            if only is not None and source.rel_path not in only:
+                continue
             record = records[source.rel_path]
             if record.problem is not None:
                 continue
-            text = texts.get(source.rel_path)
+            text = self._text(source, texts)
             if text is None:
-                data = self._reader().read(source)
-                if data is None:
-                    continue
-                text = texts[source.rel_path] = _decoded(data)
-            hit = byte_finder.search(text) if isinstance(text, bytes) else finder.search(text)
-            if hit is None:
+                continue
+            if isinstance(text, bytes):
+                hit = byte_finder.search(text) is not None
+            elif only is not None:
+                hit = True
+            elif finder is not None:
+                hit = finder.search(text) is not None
+            else:
+                hit = any(word in beyond for word in _IDENTIFIER.findall(text))
+            if not hit:
                 continue
             data = text if isinstance(text, bytes) else text.encode("utf-8", "surrogatepass")
             raw = self._reader().read(source) if not isinstance(text, bytes) else data
             facts, binds = self._text_facts(source, raw or data, text, words)
+            grew = grew or (binds is not None and binds != record.binds)
             records[source.rel_path] = replace(record, facts=facts, binds=binds)
+        return grew
+
+    def _text(self, source: SourceFile, texts: dict[str, str | bytes]) -> str | bytes | None:
+        text = texts.get(source.rel_path)
+        if text is None:
+            data = self._reader().read(source)
+            if data is None:
+                return None
+            text = texts[source.rel_path] = _decoded(data)
+        return text
+
+    def _spelled(
+        self, records: Mapping[str, FileRecord], texts: dict[str, str | bytes]
+    ) -> dict[str, set[str]]:
+        """Which files spell each identifier (an alias chain across files grows by one file per
+        round: each round then costs its new words, not another pass over the tree). Built once,
+        in time linear in the tree, and only when a second round is needed."""
+        spelled: dict[str, set[str]] = {}
+        for source in self.files:
+            if records[source.rel_path].problem is not None:
+                continue
+            text = self._text(source, texts)
+            if text is None:
+                continue
+            if isinstance(text, bytes):
+                text = text.decode("utf-8", "replace")
+            for word in set(_IDENTIFIER.findall(text)):
+                spelled.setdefault(word, set()).add(source.rel_path)
+        return spelled
 
     def _still_valid(
         self,
@@ -283,7 +328,7 @@ class Extractor:
         workers = plan_workers(self.workers, [records_size(source) for source in todo])
         if workers > 1:
             for record_path, record in scan_in_processes(
-                self.config, self.files, words, todo, workers
+                self.config, self.files, words, todo, workers, self._aliases
             ):
                 results[record_path] = record
                 self._scanned(record)
@@ -328,9 +373,10 @@ class Extractor:
         if self._scanner is None:
             from .filescan import Scanner
 
-            self._scanner = Scanner(self.config, self.files, words)
+            self._scanner = Scanner(self.config, self.files, words, aliases=self._aliases)
         else:
             self._scanner.sites.words = words
+            self._scanner.sites.aliases = self._aliases
         return self._scanner
 
     def _reader(self) -> FileReader:
@@ -382,6 +428,17 @@ class Extractor:
                     f"scanned tree and no registration uses it{hint}; check the name and paths"
                 )
         return tuple(found)
+
+
+#: Up to this many new aliases a file is searched with one pattern of alternatives (whose cost
+#: grows with their number); beyond it, each identifier of the file is looked up instead.
+_FINDER_WORDS = 32
+
+
+def _all_binds(records: Mapping[str, FileRecord]) -> Iterator[tuple[str, tuple[str, ...]]]:
+    for record in records.values():
+        if record.binds:
+            yield from record.binds
 
 
 def records_size(source: SourceFile) -> int:

@@ -38,15 +38,19 @@ class Scanner:
         files: Sequence[SourceFile],
         words: Words | None,
         retained_work: int | None = None,
+        *,
+        aliases: frozenset[str] = frozenset(),
     ) -> None:
         self.config = config
         canonical: dict[str, str] = {}
         instances: set[str] = set()
         keys: set[str] = set(config.decorators)
+        settings: set[str] = set()
         for framework in FRAMEWORKS.values():
             canonical.update(framework.canonical)
             instances |= framework.instance_classes
             keys |= set(framework.decorators)
+            settings |= {key for key, rules in framework.decorators.items() if not rules.fn_first}
         max_file_bytes = min(config.max_file_bytes, MAX_FILE_BYTES_CEILING)
         self.loader = SourceLoader(
             max_file_bytes,
@@ -59,8 +63,11 @@ class Scanner:
             canonical=canonical,
             instance_classes=frozenset(instances),
             decorator_keys=frozenset(keys),
+            positional_settings=frozenset(settings),
         )
-        self.sites = Sites(self.index, config, RowBuilder(self.index, config), words)
+        self.sites = Sites(
+            self.index, config, RowBuilder(self.index, config), words, aliases=aliases
+        )
 
     def scan(self, source: SourceFile) -> ScanRecord:
         """Every job and unsupported place in ``source``; a module too convoluted to follow is
@@ -147,6 +154,10 @@ def summary_bind_facts(summary: ModuleSummary) -> tuple[BindFact, ...]:
                 sources = _cst_sources(binding.value)
                 if sources:
                     found.append((name, sources))
+            elif binding.kind == "class" and name in summary.classes:
+                bases = tuple(word for word in map(_cst_last, summary.classes[name].bases) if word)
+                if bases:
+                    found.append((name, bases))
     return tuple(sorted(set(found)))
 
 

@@ -14,6 +14,7 @@ parsed again if it is needed again.
 from __future__ import annotations
 
 import ast
+import unicodedata
 from collections import OrderedDict
 from dataclasses import dataclass, field
 
@@ -147,6 +148,8 @@ class SourceLoader(FileReader):
         if tree is None:
             return None
         try:
+            if not text.isascii():
+                tree = tree.visit(_NormalNames())
             return summarize(source, tree, data), cost.work
         except RecursionError:
             self._problem(
@@ -227,3 +230,14 @@ def _error_line(exc: cst.ParserSyntaxError, text: str, cost: Cost) -> int:
     except (ValueError, MemoryError, RecursionError):
         pass
     return exc.raw_line
+
+
+class _NormalNames(cst.CSTTransformer):
+    """Identifiers as Python's tokenizer reads them (NFKC): a fullwidth ``task`` is ``task``,
+    and CPython runs it so, so a fullwidth spelling cannot hide a registration."""
+
+    def leave_Name(self, original_node: cst.Name, updated_node: cst.Name) -> cst.Name:
+        value = updated_node.value
+        if value.isascii():
+            return updated_node
+        return updated_node.with_changes(value=unicodedata.normalize("NFKC", value))

@@ -54,6 +54,7 @@ def scan_in_processes(
     words: Words | None,
     todo: Sequence[SourceFile],
     workers: int,
+    aliases: frozenset[str] = frozenset(),
 ) -> Iterator[tuple[str, ScanRecord]]:
     """Each file of ``todo`` scanned in one of ``workers`` processes, in the order of ``todo``.
     A pool that breaks (a worker killed) leaves the rest to this process."""
@@ -65,7 +66,7 @@ def scan_in_processes(
             max_workers=workers,
             mp_context=context,
             initializer=_start,
-            initargs=(config, list(files), words),
+            initargs=(config, list(files), words, aliases),
         ) as pool:
             for record in pool.map(_scan, todo, chunksize=chunk):
                 yield todo[done].rel_path, record
@@ -75,16 +76,18 @@ def scan_in_processes(
     if done < len(todo):
         from .filescan import Scanner
 
-        scanner = Scanner(config, files, words)
+        scanner = Scanner(config, files, words, aliases=aliases)
         for source in todo[done:]:
             yield source.rel_path, scanner.scan(source)
 
 
-def _start(config: Config, files: list[SourceFile], words: Words | None) -> None:
+def _start(
+    config: Config, files: list[SourceFile], words: Words | None, aliases: frozenset[str]
+) -> None:
     global _scanner
     from .filescan import Scanner
 
-    _scanner = Scanner(config, files, words)
+    _scanner = Scanner(config, files, words, aliases=aliases)
 
 
 def _scan(source: SourceFile) -> ScanRecord:

@@ -19,11 +19,12 @@ the filter must equal the ledger that parses and scans every file):
    reported only when it is spelled like a job (:func:`~.matching.spelled_like_a_job`) or one of
    its bindings is a job decorator (then it is an alias). Hence :meth:`Words.relevant`.
 2. A binding can make ``v`` an alias only in the shapes :meth:`.resolve.ProjectIndex._binding`
-   follows: ``import a.w as v``, ``from a import w as v``, ``v = a.w``, ``v = a.w(...)`` (a preset)
-   and ``v = partial(a.w, ...)``, and only when that ``w`` is a framework word, a configured last
-   name or already an alias (:func:`new_aliases`, from :func:`bind_facts`). Star imports re-export
-   names spelled the same. So the aliases are a least fixed point computed from the text of every
-   file, starting from the framework words (:meth:`Words.with_aliases`).
+   follows: ``import a.w as v``, ``from a import w as v``, ``v = a.w``, ``v = a.w(...)`` (a
+   preset), ``v = partial(a.w, ...)`` and ``class v(a.w)`` (a subclass of a decorator class),
+   and only when that ``w`` is a framework word, a configured last name or already an alias
+   (:func:`alias_closure`, from :func:`bind_facts`). Star imports re-export names spelled the
+   same. So the aliases are a least fixed point computed from the text of every file, starting
+   from the framework words (:meth:`Words.with_aliases`).
 3. So a file can register a job only if a relevant word occurs where a callee ends: followed by
    ``(`` (after spaces, line breaks, comments and closing brackets), or at the end of a decorator
    line (:func:`text_facts`). The scan reads the text as if it were all code: a word in a string
@@ -44,6 +45,7 @@ import io
 import re
 import sys
 import tokenize
+import unicodedata
 import warnings
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -80,7 +82,7 @@ _CALL = re.compile(r"(?:[ \t\f\r\n)]|\\\r?\n|#[^\r\n]*)*\(")
 _LINE_END = re.compile(r"(?:[ \t\f)]|\\\r?\n)*(?:[#;\r\n]|\Z)")
 #: After a word: what may follow the source of an alias binding (``w as v``, ``w,``, ``w(``, or
 #: the end of the statement); anything else (``w.x``, ``w = ...``, ``w + 1``) binds no alias.
-_MAY_BIND = re.compile(r"(?:[ \t\f)]|\\\r?\n)*(?:as\b|[,(#;\r\n]|\Z)")
+_MAY_BIND = re.compile(r"(?:[ \t\f)]|\\\r?\n)*(?:as\b|[,(#;:\r\n]|\Z)")
 _DECORATOR_LINE = re.compile(r"[ \t\f]*@")
 #: A decorator whose callee may end on a later physical line than its ``@``.
 _SPLIT_DECORATOR = re.compile(
@@ -225,7 +227,10 @@ class TextFacts:
 
 
 def text_facts(text: str, words: Words) -> TextFacts:
-    """Scan ``text`` (decoded source) for the places where a relevant word matters."""
+    """Scan ``text`` (decoded source) for the places where a relevant word matters. Text that
+    is not ASCII is scanned as NFKC, as Python reads identifiers (a fullwidth ``task``)."""
+    if not text.isascii():
+        text = unicodedata.normalize("NFKC", text)
     found: set[str] = set()
     sites: set[str] = set()
     may_bind = False
@@ -305,7 +310,12 @@ def _statements(body: Sequence[ast.stmt], found: list[BindFact]) -> None:
             sources = _ast_sources(node.value) if node.value is not None else ()
             if sources and isinstance(node.target, ast.Name):
                 found.append((node.target.id, sources))
-        elif not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        elif isinstance(node, ast.ClassDef):
+            # ``class MyJob(rq.decorators.job)``: a subclass of a decorator class is one
+            bases = tuple(word for word in map(_ast_last, node.bases) if word is not None)
+            if bases:
+                found.append((node.name, bases))
+        elif not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             for name in ("body", "orelse", "finalbody"):
                 _statements(getattr(node, name, None) or (), found)
             for handler in getattr(node, "handlers", None) or ():
@@ -334,10 +344,19 @@ def _ast_sources(value: ast.expr) -> tuple[str, ...]:
     return tuple(word for word in (callee, first) if word is not None)
 
 
-def new_aliases(binds: Iterable[BindFact], words: Words) -> set[str]:
-    """The names these bindings make aliases under ``words`` that ``words`` does not yet have."""
-    return {
-        name
-        for name, sources in binds
-        if name not in words.aliases and any(words.source(source) for source in sources)
-    }
+def alias_closure(binds: Iterable[BindFact], words: Words) -> set[str]:
+    """Every name the bindings make an alias under ``words``: the least fixed point of point 2,
+    reached in one pass over a graph from each source word to the names bound from it, so the
+    cost is linear in the number of bindings (a chain ``a1 = a0``, ``a2 = a1``, ... included)."""
+    by_source: dict[str, list[str]] = {}
+    for name, sources in binds:
+        for source in sources:
+            by_source.setdefault(source, []).append(name)
+    found: set[str] = set()
+    todo = [source for source in by_source if words.source(source)]
+    while todo:
+        for name in by_source.get(todo.pop(), ()):
+            if name not in found:
+                found.add(name)
+                todo.append(name)
+    return found

@@ -38,7 +38,22 @@ def _docstring_of(first: cst.CSTNode | None) -> str | None:
     """The docstring a body starting with ``first`` has (read the way libcst reads a module's)."""
     if not isinstance(first, cst.SimpleStatementLine):
         return None
-    return cst.Module(body=[first]).get_docstring(clean=True)
+    module = cst.Module(body=[first])
+    try:
+        return module.get_docstring(clean=True)
+    except (SyntaxError, ValueError):
+        pass
+    # A NUL byte in the literal: libcst parses it, ``ast.literal_eval`` (inside libcst) refuses
+    # it. The text is kept with each NUL written as ``\x00``, as a reviewer would want to see it.
+    code = module.code
+    if "\x00" not in code:
+        return None
+    hole = next(chr(c) for c in range(0xE000, 0xF900) if chr(c) not in code)
+    try:
+        text = cst.parse_module(code.replace("\x00", hole)).get_docstring(clean=True)
+    except (cst.ParserSyntaxError, SyntaxError, ValueError):
+        return None
+    return None if text is None else text.replace(hole, "\\x00")
 
 
 def first_statement(body: cst.BaseSuite) -> cst.CSTNode | None:

@@ -105,6 +105,9 @@ class ProjectIndex:
     canonical: Mapping[str, str]
     instance_classes: frozenset[str]
     decorator_keys: frozenset[str]
+    #: Decorators whose positional arguments are settings, not the function (RQ's queue, Huey's
+    #: schedule or context): ``low = job("low")`` is a preset, not a registration.
+    positional_settings: frozenset[str] = frozenset()
     by_module: dict[str, SourceFile] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -146,6 +149,9 @@ class ProjectIndex:
             if source is None:
                 continue
             if cut == len(parts):
+                rebound = self._package_attribute(parts, depth)
+                if rebound is not None:
+                    return _with_name(rebound, qualname)
                 return Ref(
                     qualname=module,
                     key=module,
@@ -167,6 +173,24 @@ class ProjectIndex:
                     return None
             return _with_name(ref, qualname)
         return Ref(qualname=qualname, key=self.canonical_key(qualname), names=frozenset({qualname}))
+
+    def _package_attribute(self, parts: list[str], depth: int) -> Ref | None:
+        """``pkg.sub.name`` is a module, but Python reads it as the package's attribute: when
+        ``pkg/sub/__init__.py`` binds ``name`` (``from .name import name`` rebinds the submodule's
+        name to the object), that binding is what ``from pkg.sub import name`` gets."""
+        if len(parts) < 2:
+            return None
+        package = self.source(".".join(parts[:-1]))
+        if package is None or not package.is_package:
+            return None
+        summary = self.loader.summary(package)
+        bindings = summary.bindings.get(parts[-1]) if summary is not None else None
+        if summary is None or not bindings:
+            return None
+        itself = ".".join(parts)
+        if all(b.kind == "import" and b.target == itself for b in bindings):
+            return None  # ``from . import name``: the submodule itself
+        return self.resolve_name(summary, parts[-1], depth + 1)
 
     def _missing(self, summary: ModuleSummary, qualname: str, name: str) -> Refusal:
         """``qualname`` leads into the scanned module of ``summary``, which has no ``name``."""
@@ -207,25 +231,46 @@ class ProjectIndex:
     def resolve_name(self, summary: ModuleSummary, name: str, depth: int = 0) -> Ref | None:
         """What ``name`` means at module level in ``summary``'s module: ``None`` when it is not
         bound there (a builtin, or a name only a function defines)."""
-        local = f"{summary.source.module}.{name}"
+        module = summary.source.module
         if depth > MAX_DEPTH:
-            return _too_deep(local)
-        bindings = summary.bindings.get(name)
-        if not bindings:
-            for star in reversed(summary.star_imports):
-                ref = self.follow(f"{star}.{name}", depth + 1)
-                if ref is not None and ref.refusal is None:
-                    return ref
-            return None
-        binding = _single(bindings)
-        if binding is None:
-            lines = ", ".join(str(b.line) for b in bindings)
-            reason = (
-                f"{name} is bound more than once in {summary.source.rel_path} (lines {lines}) "
-                "and the parser cannot tell which binding is in force"
-            )
-            return refused(local, Refusal(Pattern.AMBIGUOUS_NAME, reason, summary, name))
-        return self._binding(summary, name, binding, depth)
+            return _too_deep(f"{module}.{name}")
+        # ``b = a`` in the same module is followed in a loop, not by recursion: a chain of such
+        # aliases costs time linear in its length and never reaches the depth limit; a cycle of
+        # them is refused as too complex.
+        passed: list[str] = []
+        while True:
+            local = f"{module}.{name}"
+            bindings = summary.bindings.get(name)
+            if not bindings:
+                ref = self._star_imported(summary, name, depth)
+                break
+            binding = _single(bindings)
+            if binding is None:
+                lines = ", ".join(str(b.line) for b in bindings)
+                reason = (
+                    f"{name} is bound more than once in {summary.source.rel_path} (lines "
+                    f"{lines}) and the parser cannot tell which binding is in force"
+                )
+                return refused(local, Refusal(Pattern.AMBIGUOUS_NAME, reason, summary, name))
+            value = binding.value
+            if binding.kind == "assign" and isinstance(value, cst.Name):
+                if local in passed:
+                    return _too_deep(passed[0])
+                passed.append(local)
+                name = value.value
+                continue
+            ref = self._binding(summary, name, binding, depth)
+            break
+        if ref is None or ref.refusal is not None or not passed:
+            return ref
+        return replace(ref, names=ref.names | frozenset(passed))
+
+    def _star_imported(self, summary: ModuleSummary, name: str, depth: int) -> Ref | None:
+        for star in reversed(summary.star_imports):
+            ref = self.follow(f"{star}.{name}", depth + 1)
+            if ref is not None and ref.refusal is None:
+                return ref
+        return None
 
     def candidates(self, refusal: Refusal) -> tuple[Ref, ...]:
         """For a name bound more than once: what each binding would make of it (with the
@@ -263,7 +308,11 @@ class ProjectIndex:
             return Ref(local, local, frozenset({local}), module=summary, function=info)
         if binding.kind == "class":
             cls = summary.classes.get(name)
-            return Ref(local, local, frozenset({local}), module=summary, klass=cls)
+            ref = Ref(local, local, frozenset({local}), module=summary, klass=cls)
+            inherited = self._decorator_base(ref, depth + 1)
+            if isinstance(inherited, Refusal):
+                return refused(local, inherited)
+            return ref if inherited is None else replace(ref, key=inherited)
         if binding.kind == "assign" and binding.value is not None:
             return self._resolve_assignment(summary, local, binding.value, depth)
         return None
@@ -289,10 +338,14 @@ class ProjectIndex:
             return Ref(local, f"{instance_of}()", frozenset({local}), module=summary)
         if callee.key == "functools.partial" and value.args and not value.args[0].keyword:
             wrapped = self.resolve_expr(summary, value.args[0].value, depth + 1)
+            if wrapped is not None and wrapped.refusal is not None:
+                return refused(local, wrapped.refusal)
             if wrapped is not None and wrapped.key in self.decorator_keys:
                 preset = Preset(tuple(value.args[1:]), summary)
                 return _with_name(_add_preset(wrapped, preset, called=False), local)
-        if callee.key in self.decorator_keys and not _has_positional(value):
+        if callee.key in self.decorator_keys and (
+            not _has_positional(value) or callee.key in self.positional_settings
+        ):
             preset = Preset(tuple(value.args), summary)
             return _with_name(_add_preset(callee, preset, called=True), local)
         return opaque
@@ -309,6 +362,23 @@ class ProjectIndex:
             found = self.instance_key(ref, depth + 1) if ref is not None else None
             if found is not None:
                 return found
+        return None
+
+    def _decorator_base(self, ref: Ref, depth: int) -> str | Refusal | None:
+        """The framework decorator a class of the scanned tree derives from (``class
+        MyJob(rq.decorators.job)``): a subclass of a framework's decorator class is that
+        framework's decorator, used directly or through ``functools.partial``. A hierarchy
+        too deep to follow is a refusal (reported where it is used), never a plain class."""
+        if ref.klass is None or ref.module is None:
+            return None
+        for base in ref.klass.bases:
+            found = self.resolve_expr(ref.module, base, depth + 1)
+            if found is None:
+                continue
+            if found.refusal is not None and found.refusal.pattern is Pattern.TOO_COMPLEX:
+                return found.refusal
+            if found.refusal is None and found.key in self.decorator_keys:
+                return found.key
         return None
 
     def resolve_expr(

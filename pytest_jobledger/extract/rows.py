@@ -5,13 +5,14 @@ defaults, a Celery ``base=`` class's literal attributes)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import libcst as cst
 
 from ..config import Config
 from ..ledger.model import Job
 from .arguments import CallArguments, ParameterDefault, Reading, read
+from .frameworks.rules import FieldRule, Rules
 from .matching import Match
 from .records import ClassInfo, FunctionInfo, ModuleSummary
 from .resolve import ProjectIndex, Ref
@@ -61,7 +62,7 @@ class RowBuilder:
         arguments.add(args, Scope(self.index, site_summary))
         base = self._base_class_defaults(site_summary, args)
         defaults = _first_of(self._parameter_defaults(ref, match), base)
-        reading = read(match.rules, arguments, defaults)
+        reading = read(_both_forms(match, ref), arguments, defaults)
         if base is not None and "base" in arguments.keywords:
             # a followed class is the option's value (its attributes are read above)
             reading.unresolved.pop("options.base", None)
@@ -148,6 +149,30 @@ class RowBuilder:
             f"at {ref.module.source.rel_path}:{ref.klass.line}"
         )
         return _ClassDefaults(self.index, attributes, where, ref.qualname)
+
+
+def _both_forms(match: Match, ref: Ref) -> Rules:
+    """A configured decorator's fields readable both ways, as Python binds its arguments: a
+    field mapped to a position is also read from the keyword of the parameter there, and one
+    mapped to a keyword also from that parameter's position, when the decorator is defined in
+    the scanned tree (its ``def`` says which); else a position also reads the field's own name."""
+    spec = match.spec
+    if spec is None or not spec.fields:
+        return match.rules
+    params = ref.function.params if ref.function is not None else None
+    named = [p.name.value for p in params.params] if params is not None else []
+    offset = len(params.posonly_params) if params is not None else 0
+    rules: list[FieldRule] = []
+    for rule in match.rules.fields:
+        where = spec.fields.get(rule.field)
+        if isinstance(where, int) and params is None:
+            rule = FieldRule(rule.field, (*rule.keywords, rule.field), where)
+        elif isinstance(where, int) and 0 <= where - offset < len(named):
+            rule = FieldRule(rule.field, (*rule.keywords, named[where - offset]), where)
+        elif isinstance(where, str) and where in named and rule.position is None:
+            rule = FieldRule(rule.field, rule.keywords, offset + named.index(where))
+        rules.append(rule)
+    return replace(match.rules, fields=tuple(rules))
 
 
 @dataclass(frozen=True)

@@ -48,6 +48,9 @@ class Sites:
     #: The configured decorators some place matched (a configured name nothing matches, and
     #: that no scanned module defines, is worth a warning).
     matched: set[str] = field(default_factory=set)
+    #: The names the tree binds to a job decorator (:func:`.prefilter.alias_closure`), known
+    #: whether or not places are filtered: a refused alias of one is reported.
+    aliases: frozenset[str] = frozenset()
 
     def match(self, ref: Ref) -> Match | None:
         found = match(ref, self.config)
@@ -86,8 +89,11 @@ class Sites:
         if self._skipped(callee):
             return
         ref = self.index.resolve_expr(summary, callee)
-        match = self.match(ref) if ref is not None else None
-        if ref is None or match is None:
+        if ref is None:
+            yield from self._local_name(summary, site.line, site.context, callee, site.target.name)
+            return
+        match = self.match(ref)
+        if match is None:
             if ref is not None and not self._inside_configured_decorator(summary, site.context):
                 yield from self._refused(summary, site.line, callee, ref, site.target.name)
             return
@@ -112,6 +118,9 @@ class Sites:
             return
         ref = self.index.resolve_expr(summary, callee)
         if ref is None:
+            if curried or positional:
+                label = source_text(positional[0].value, 40) if positional else "a function"
+                yield from self._local_name(summary, site.line, site.context, callee, label)
             return
         if not curried and self._is_register_method(ref):
             yield from self._class_registration(summary, site, ref)
@@ -187,7 +196,11 @@ class Sites:
             found = self.match(candidate)
             if found is not None:
                 return f"a {found.framework} job"
-        return "a job" if spelled_like_a_job(spelled, self.config) else None
+        if spelled_like_a_job(spelled, self.config):
+            return "a job"
+        if spelled.rsplit(".", 1)[-1] in self.aliases:
+            return "a job (it is bound to a job decorator)"
+        return None
 
     def _refused(
         self,
@@ -209,6 +222,39 @@ class Sites:
             f"{spelled} may register {target} as {maybe}, but {ref.refusal.message}, so it is "
             f"not in the ledger. {_FIXES[ref.refusal.pattern]}, or exclude this file if it "
             "registers no job",
+        )
+
+    def _local_name(
+        self,
+        summary: ModuleSummary,
+        line: int,
+        context: Context,
+        callee: cst.BaseExpression,
+        target: str,
+    ) -> Iterator[Unsupported]:
+        """Inside a function, a decorator spelled like a job (or an alias of one) whose name is
+        not bound at module level is bound in that function (``from .celery import app`` in its
+        body): the registration runs only when the function does. Reported, never dropped."""
+        if not context.in_function or self._inside_configured_decorator(summary, context):
+            return
+        spelled = dotted_name(callee)
+        if spelled is None:
+            return
+        last = spelled.rsplit(".", 1)[-1]
+        if not spelled_like_a_job(spelled, self.config) and last not in self.aliases:
+            return
+        where = ".".join(context.in_function)
+        qualname = f"{summary.source.module}.{context.in_function[0]}"
+        yield Unsupported(
+            summary.source.rel_path,
+            line,
+            Pattern.FACTORY_REGISTRATION,
+            f"{spelled} may register {target} inside {where}(), where {spelled.split('.')[0]} is "
+            "bound by that function (not at module level), so the job only exists when it runs "
+            "and the parser cannot know its id or arguments. Import the app and register the "
+            f"job at module level; if {qualname} is a decorator that registers the functions it "
+            f'wraps, declare it as [tool.jobledger.decorators."{qualname}"]; or exclude this '
+            "file if it is not a real job",
         )
 
     def _is_register_method(self, ref: Ref) -> bool:

@@ -11,6 +11,7 @@ import datetime
 import hashlib
 from dataclasses import dataclass
 
+from ..baseline import BaseBaseline
 from ..config import Config
 from ..errors import OverlayError
 from ..findings import Check, GateResult, Inputs
@@ -41,11 +42,13 @@ class CommittedLedger:
 
 @dataclass(frozen=True)
 class BaseReading:
-    """The base a run compares with: the ref asked for, and what it committed or why nothing."""
+    """The base a run compares with: the ref asked for, and what it committed or why nothing;
+    ``baseline`` is what the base's baseline file vouches for (``baseline/base``)."""
 
     ref: str
     base: Base | None
     reason: str | None = None
+    baseline: BaseBaseline | None = None
 
 
 @dataclass(frozen=True)

@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .. import git
+from ..atomic import scratch_folder, write_scratch
 from ..config import find_pyproject
 from ..text import one_line
 from .context import GitHubContext, base_refs
@@ -99,6 +100,19 @@ def project_root(project: Path) -> Path:
     return pyproject.parent if pyproject is not None else project
 
 
+def cache_environment(environ: Mapping[str, str]) -> dict[str, str]:
+    """The content cache and its key under ``RUNNER_TEMP``, never in the checkout (whatever the
+    job's environment names): a cache the pull request carries is then neither read nor
+    written, and the key is the job's own."""
+    temp = environ.get("RUNNER_TEMP", "")
+    if not temp:
+        return {}
+    return {
+        "JOBLEDGER_CACHE_DIR": os.path.join(temp, "jobledger-cache"),
+        "JOBLEDGER_KEY_DIR": os.path.join(temp, "jobledger-key"),
+    }
+
+
 def child_environment(environ: Mapping[str, str]) -> dict[str, str]:
     env = {
         name: value
@@ -106,6 +120,7 @@ def child_environment(environ: Mapping[str, str]) -> dict[str, str]:
         if not name.upper().startswith("PYTHON") and name.upper() not in DROPPED_ENV
     }
     env.update(ISOLATED_ENV)
+    env.update(cache_environment(environ))
     return env
 
 
@@ -157,10 +172,8 @@ def pull_request_base(environ: Mapping[str, str], root: Path) -> str | None:
 
 def prepare(scratch: Path) -> Path:
     """Write the child's ini file and make the empty folder it collects; return that folder."""
-    (scratch / "pytest.ini").write_text(INI_TEXT, encoding="utf-8")
-    empty = scratch / "collect"
-    empty.mkdir()
-    return empty
+    write_scratch(scratch, "pytest.ini", INI_TEXT)
+    return scratch_folder(scratch, "collect")
 
 
 def child_process(

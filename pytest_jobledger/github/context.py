@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .. import git
+from ..atomic import append_runner_file
 from ..trace import trace
 
 _MAX_EVENT_BYTES = 16 * 1024 * 1024
@@ -92,13 +93,14 @@ def changed_files(
     against ``HEAD``; a push uses the payload's per-commit file lists. A shallow clone that lacks
     the base, a missing git or a foreign payload give an empty set: the order is then by file.
     """
-    base_dir = _top(context, cwd)
+    repository = _repository(cwd)
+    base_dir = repository.work_tree if repository else (context.workspace or cwd)
     event = read_event(context.event_path) if event is None else event
     names: list[str] = []
-    if isinstance(event.get("pull_request"), dict):
+    if isinstance(event.get("pull_request"), dict) and repository is not None:
         for ref in base_refs(context, event):
             trace("git-diff-files")
-            found = git.lines(["diff", "--name-only", "-z", f"{ref}...HEAD", "--"], base_dir)
+            found = repository.diff(["--name-only", "-z", f"{ref}...HEAD", "--"])
             if found is not None:
                 names = found
                 break
@@ -112,27 +114,41 @@ def changed_files(
     return frozenset((base_dir / name).resolve() for name in names)
 
 
-def _top(context: GitHubContext, cwd: Path) -> Path:
-    top = git.lines(["rev-parse", "--show-toplevel"], cwd)
-    return Path(top[0]) if top else (context.workspace or cwd)
+def _repository(root: Path) -> git.Repository | None:
+    """The repository of the project at ``root`` (located from the root, never from a folder of
+    the tree), or ``None``."""
+    try:
+        return git.locate(root)
+    except git.GitUnavailable:
+        return None
 
 
 _HUNK = re.compile(r"^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@", re.MULTILINE)
 
 
 def changed_lines(
-    context: GitHubContext, path: Path, event: Mapping[str, object] | None = None
+    context: GitHubContext,
+    path: Path,
+    root: Path | None = None,
+    event: Mapping[str, object] | None = None,
 ) -> frozenset[int] | None:
     """The lines of ``path`` a pull request added or changed (a deletion marks the lines around
     it; an added blank line marks nothing), or ``None`` when that cannot be told offline (not a
-    pull request, no base commit)."""
+    pull request, no base commit). The repository is located from the project ``root`` (else
+    the workspace), never from the file's folder."""
     event = read_event(context.event_path) if event is None else event
     if not isinstance(event.get("pull_request"), dict):
         return None
-    base_dir = _top(context, path.parent)
+    repository = _repository(root or context.workspace or path.parent)
+    if repository is None:
+        return None
+    try:
+        inside = repository.inside(path)
+    except git.GitUnavailable:
+        return None
     for ref in base_refs(context, event):
         trace("git-diff-lines")
-        found = git.lines(["diff", "-U0", "--no-color", f"{ref}...HEAD", "--", str(path)], base_dir)
+        found = repository.diff(["-U0", "--no-color", f"{ref}...HEAD", "--", inside])
         if found is not None:
             return _hunk_lines(found)
     return None
@@ -157,9 +173,10 @@ def _hunk_lines(diff: list[str]) -> frozenset[int]:
 
 def write_outputs(path: Path, values: Mapping[str, str | int]) -> None:
     """Append ``name=value`` lines to ``$GITHUB_OUTPUT`` (values here are single-line)."""
-    with path.open("a", encoding="utf-8") as handle:
-        for name, value in values.items():
-            text = str(value)
-            if "\n" in text or "\r" in text:
-                raise ValueError(f"output {name} must be a single line")
-            handle.write(f"{name}={text}\n")
+    lines: list[str] = []
+    for name, value in values.items():
+        text = str(value)
+        if "\n" in text or "\r" in text:
+            raise ValueError(f"output {name} must be a single line")
+        lines.append(f"{name}={text}\n")
+    append_runner_file(path, "".join(lines))

@@ -27,7 +27,7 @@ from typing import Any
 
 import pytest
 
-from ..atomic import atomic_write
+from ..atomic import atomic_write, refusal
 from ..errors import JobledgerError
 from ..findings import CHANGES_PROPERTY, FINDING_PROPERTY, ChangeReport, Finding
 from ..plugin import JobledgerWarning, gate_config, gate_enabled, gate_result
@@ -89,7 +89,10 @@ def pytest_configure(config: pytest.Config) -> None:
     if not annotate and not sarif:
         return
     if sarif:
-        problem = unwritable_target(config.invocation_params.dir / sarif)
+        target = config.invocation_params.dir / sarif
+        problem = unwritable_target(target) or refusal(
+            target, root=project_root(config), named_by_operator=True
+        )
         if problem is not None:
             raise pytest.UsageError(f"jobledger: --jobledger-sarif {sarif}: {problem}")
     presenter = GitHubPresenter(
@@ -242,8 +245,8 @@ class GitHubPresenter:
 
     @cached_property
     def _changed_lines(self) -> frozenset[int] | None:
-        overlay = gate_config(self.config).overlay_path
-        return changed_lines(self.context, overlay, self._event)
+        settings = gate_config(self.config)
+        return changed_lines(self.context, settings.overlay_path, settings.root, self._event)
 
     def _write_files(self) -> None:
         """Write the SARIF log, the job summary and the step outputs, each on its own.
@@ -263,7 +266,7 @@ class GitHubPresenter:
             target = self.config.invocation_params.dir / self.sarif
             try:
                 log = sarif_log(self.findings, root=root, workspace=self.context.workspace)
-                atomic_write(target, dumps(log))
+                atomic_write(target, dumps(log), root=root, named_by_operator=True)
                 outputs["sarif"] = str(target)
             except OSError as error:
                 problems.append(f"the SARIF report {target}: {error.strerror or error}")

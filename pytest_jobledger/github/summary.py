@@ -12,6 +12,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
+from ..atomic import append_runner_file
 from ..findings import ChangeReport, Finding, Kind, Level
 from ..reporters.changes import render_markdown
 from ..reporters.markdown import Budget, code, escape_markdown, size_of
@@ -185,5 +186,4 @@ def append_summary(
     )
     if extra is not None:
         text += extra(budget - size_of(text))
-    with path.open("a", encoding="utf-8") as handle:
-        handle.write(text)
+    append_runner_file(path, text)

@@ -119,6 +119,18 @@ class Job:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Job:
+        """A row read back; :class:`NotALedger` names the first field of the wrong type (a
+        hand-edited ``"options": [1]`` would otherwise crash whatever reads the row later)."""
+        if not isinstance(data, Mapping):
+            raise NotALedger(f"a job is {_kind(data)}, not an object")
+        for key in _REQUIRED_JOB_KEYS:
+            if key not in data:
+                raise NotALedger(f'a job has no "{key}"')
+        for key in LEDGER_KEYS:
+            if key in data and not _JOB_TYPES[key](data[key]):
+                raise NotALedger(
+                    f'"{key}" is {_kind(data[key])}; it must be {_JOB_TYPE_NAMES[key]}'
+                )
         return cls(**{key: data[key] for key in LEDGER_KEYS if key in data})
 
 
@@ -149,6 +161,22 @@ class Unsupported:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Unsupported:
+        """An entry read back, or :class:`NotALedger` saying which field is wrong."""
+        if not isinstance(data, Mapping):
+            raise NotALedger(f"an unsupported entry is {_kind(data)}, not an object")
+        for key, check, name in (
+            ("path", _text, "text"),
+            ("line", _whole, "a whole number"),
+            ("message", _text, "text"),
+        ):
+            if key not in data or not check(data[key]):
+                found = _kind(data[key]) if key in data else "missing"
+                raise NotALedger(f'an unsupported entry\'s "{key}" is {found}; it must be {name}')
+        if data.get("pattern") not in {pattern.value for pattern in Pattern}:
+            raise NotALedger(
+                f'an unsupported entry\'s "pattern" {data.get("pattern")!r} is not one this '
+                "version knows"
+            )
         return cls(
             path=data["path"],
             line=data["line"],
@@ -206,7 +234,102 @@ class Ledger:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Ledger:
-        return cls.build(
-            [Job.from_json(row) for row in data.get("jobs", [])],
-            [Unsupported.from_json(row) for row in data.get("unsupported", [])],
-        )
+        """The ledger read back; :class:`NotALedger` (with the failing job's id, if it has one)
+        when any part of it is not what :meth:`to_json` writes."""
+        if not isinstance(data, Mapping):
+            raise NotALedger(f"the ledger is {_kind(data)}, not an object")
+        rows = data.get("jobs", [])
+        unsupported = data.get("unsupported", [])
+        for key, value in (("jobs", rows), ("unsupported", unsupported)):
+            if not isinstance(value, list):
+                raise NotALedger(f'"{key}" is {_kind(value)}; it must be a list')
+        jobs = []
+        for index, row in enumerate(rows):
+            try:
+                jobs.append(Job.from_json(row))
+            except NotALedger as error:
+                job = row.get("id") if isinstance(row, Mapping) else None
+                raise NotALedger(
+                    f"job {index + 1}"
+                    + (f" ({job})" if isinstance(job, str) else "")
+                    + f": {error.detail}",
+                    job=job if isinstance(job, str) else None,
+                ) from None
+        return cls.build(jobs, [Unsupported.from_json(row) for row in unsupported])
+
+
+class NotALedger(ValueError):
+    """JSON that is not a ledger this version wrote: what is wrong, and the job's id if known."""
+
+    def __init__(self, detail: str, *, job: str | None = None) -> None:
+        self.detail = detail
+        self.job = job
+        super().__init__(detail)
+
+
+def _text(value: object) -> bool:
+    return isinstance(value, str)
+
+
+def _text_or_none(value: object) -> bool:
+    return value is None or isinstance(value, str)
+
+
+def _whole(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _whole_or_none(value: object) -> bool:
+    return value is None or _whole(value)
+
+
+def _number_or_none(value: object) -> bool:
+    return value is None or (isinstance(value, (int, float)) and not isinstance(value, bool))
+
+
+def _text_mapping(value: object) -> bool:
+    return isinstance(value, dict) and all(
+        isinstance(key, str) and isinstance(item, str) for key, item in value.items()
+    )
+
+
+def _options(value: object) -> bool:
+    return isinstance(value, dict) and all(isinstance(key, str) for key in value)
+
+
+_REQUIRED_JOB_KEYS = ("id", "function", "module", "path", "line", "framework", "decorator")
+_JOB_TYPES: dict[str, Any] = {
+    **dict.fromkeys(("id", "function", "module", "path", "framework", "decorator"), _text),
+    "line": _whole,
+    **dict.fromkeys(("name", "queue", "docstring"), _text_or_none),
+    "max_retries": _whole_or_none,
+    **dict.fromkeys(("retry_delay_s", "soft_time_limit_s", "time_limit_s"), _number_or_none),
+    "options": _options,
+    **dict.fromkeys(("unresolved", "defaults"), _text_mapping),
+}
+_JOB_TYPE_NAMES: dict[str, str] = {
+    **dict.fromkeys(("id", "function", "module", "path", "framework", "decorator"), "text"),
+    "line": "a whole number",
+    **dict.fromkeys(("name", "queue", "docstring"), "text or null"),
+    "max_retries": "a whole number or null",
+    **dict.fromkeys(("retry_delay_s", "soft_time_limit_s", "time_limit_s"), "a number or null"),
+    "options": "an object",
+    **dict.fromkeys(("unresolved", "defaults"), "an object of text values"),
+}
+
+
+def _kind(value: object) -> str:
+    """What a JSON value is, in words."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "text"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    return type(value).__name__

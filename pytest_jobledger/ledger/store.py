@@ -13,7 +13,8 @@ from pathlib import Path
 from ..atomic import atomic_write
 from ..errors import JobledgerError
 from ..paths import read_regular
-from .model import Ledger
+from ..readers import Unreadable, decode_utf8, parse_json
+from .model import Ledger, NotALedger
 
 
 def committed_bytes(path: Path, root: Path | None = None) -> tuple[bytes | None, str | None]:
@@ -33,9 +34,9 @@ def committed_text(path: Path, root: Path | None = None) -> tuple[str | None, st
     if raw is None:
         return None, problem
     try:
-        return raw.decode("utf-8"), None
-    except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + 1
+        return decode_utf8(raw), None
+    except Unreadable as exc:
+        line = exc.problem.line
         return None, f"it is not UTF-8 text (line {line}), so it is not a file jobledger wrote"
 
 
@@ -43,24 +44,46 @@ def parse_ledger(text: str) -> tuple[Ledger | None, str | None]:
     """``text`` as a :class:`Ledger`, or ``None`` and why not, in words that tell a file that is
     not JSON at all (a merge conflict, an edit by hand) from JSON that is not a ledger."""
     try:
-        data = json.loads(text)
-    except RecursionError:
-        return None, "its brackets nest too deeply to be a ledger (not a file jobledger wrote)"
-    except json.JSONDecodeError as exc:
+        data = parse_json(text)
+    except Unreadable as exc:
+        problem = exc.problem
+        if problem.reason == "deep":
+            return None, "its brackets nest too deeply to be a ledger (not a file jobledger wrote)"
+        if problem.reason == "syntax":
+            return None, (
+                f"it is not valid JSON (line {problem.line}: {problem.detail}); a merge conflict "
+                "or an edit by hand?"
+            )
         return None, (
-            f"it is not valid JSON (line {exc.lineno}: {exc.msg}); a merge conflict or an edit "
-            "by hand?"
+            f"it cannot be read (line {problem.line}: {problem.detail}); not a file jobledger "
+            "wrote: was it edited by hand?"
         )
     if not isinstance(data, dict) or "jobs" not in data:
         return None, "it is JSON but not a ledger (no `jobs` list at the top)"
     try:
         return Ledger.from_json(data), None
+    except NotALedger as exc:
+        line = _job_line(text, exc.job)
+        where = f"line {line}, " if line else ""
+        return None, (
+            "it is JSON but not a ledger this version of jobledger can read (schema_version "
+            f"{data.get('schema_version')!r}; {where}{exc.detail}); was it edited by hand? "
+            "Run `jobledger extract` to write it again"
+        )
     except (ValueError, KeyError, TypeError, AttributeError, RecursionError):
         version = data.get("schema_version")
         return None, (
             f"it is JSON but not a ledger this version of jobledger can read (schema_version "
             f"{version!r}); was it edited by hand?"
         )
+
+
+def _job_line(text: str, job: str | None) -> int | None:
+    """The line where the job ``job`` is written (its ``"id"``), for the message."""
+    if job is None:
+        return None
+    at = text.find(f'"id": {json.dumps(job, ensure_ascii=False)}')
+    return text.count("\n", 0, at) + 1 if at >= 0 else None
 
 
 def committed_ledger(path: Path, root: Path | None = None) -> tuple[Ledger | None, str | None]:
@@ -71,11 +94,13 @@ def committed_ledger(path: Path, root: Path | None = None) -> tuple[Ledger | Non
     return parse_ledger(text)
 
 
-def write_ledger(path: Path, ledger: Ledger, *, root: Path | None = None) -> None:
-    """Write ``ledger`` to ``path`` atomically (never outside ``root``); a located error when the
-    file cannot be written."""
+def write_ledger(
+    path: Path, ledger: Ledger, *, root: Path, named_by_operator: bool = False
+) -> None:
+    """Write ``ledger`` to ``path`` atomically (never outside ``root`` unless the operator named
+    the path); a located error when the file cannot be written."""
     try:
-        atomic_write(path, ledger.dumps(), root=root)
+        atomic_write(path, ledger.dumps(), root=root, named_by_operator=named_by_operator)
     except OSError as exc:
         reason = exc.strerror or str(exc)
         raise JobledgerError(

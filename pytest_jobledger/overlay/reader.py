@@ -23,24 +23,20 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import re
-import warnings
 from pathlib import Path
 from typing import Any
 
 import jsonschema
 import yaml as pyyaml
-from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedOrderedMap, CommentedSeq
-from ruamel.yaml.constructor import DuplicateKeyError, RoundTripConstructor
-from ruamel.yaml.error import YAMLError
 
 from ..errors import OverlayError
 from ..paths import FileTooLarge, UnsafeFile, read_regular
+from ..readers import Problem, Unreadable, guarded, parse_yaml, yaml_problem
 from ..text import has_surrogate
 from .model import Cell, Entry, Overlay
 from .schema import SCHEMA_RESOURCE, shape_validator
 from .values import MISSING, describe_value, short, to_plain
-from .yaml_errors import describe
 
 #: About 4,000 fully signed jobs; ruamel's round-trip reader takes a few seconds for this much.
 #: A project may raise it with ``max_overlay_bytes`` in [tool.jobledger], up to the ceiling.
@@ -164,15 +160,6 @@ def _refuse_deep_flow_nesting(text: str, display: str) -> None:
             depth -= 1
 
 
-class TextTimestampConstructor(RoundTripConstructor):
-    """ruamel's round-trip constructor, with timestamps kept as the text they are in YAML 1.2."""
-
-
-TextTimestampConstructor.add_constructor(
-    "tag:yaml.org,2002:timestamp", RoundTripConstructor.construct_yaml_str
-)
-
-
 class _YAML11Loader(getattr(pyyaml, "CSafeLoader", pyyaml.SafeLoader)):  # type: ignore[misc]
     """PyYAML's safe loader; a timestamp that is no real day or time is a located error."""
 
@@ -190,43 +177,50 @@ _YAML11Loader.add_constructor("tag:yaml.org,2002:timestamp", _YAML11Loader.const
 
 def load_strict(text: str) -> Any:
     """``text`` read as YAML 1.2 round-trip data, strictly: a duplicate key or a ruamel warning
-    raises, dates stay text. Raises ``YAMLError``, ``Warning`` or ``RecursionError``; each caller
-    says what its file is. The overlay and the owners roster are read the same way."""
-    reader = YAML(typ="rt")
-    reader.Constructor = TextTimestampConstructor
-    reader.allow_duplicate_keys = False
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        return reader.load(text)
+    is refused, dates stay text. Raises :class:`~pytest_jobledger.readers.Unreadable` (whatever
+    failed, located); each caller says what its file is. The overlay, the owners roster and the
+    stub read YAML the same way."""
+    return parse_yaml(text)
 
 
 def _load_yaml12(text: str, display: str) -> Any:
     try:
         return load_strict(text)
-    except RecursionError as exc:
-        raise OverlayError(
-            "the overlay is nested too deeply to be an overlay; it holds `jobs:`, job ids, "
-            "and their cells, three levels in all",
-            path=display,
-            line=1,
-        ) from exc
-    except (YAMLError, Warning) as exc:
-        problem = describe(exc, text)
-        duplicate = isinstance(exc, DuplicateKeyError)
-        detail = problem.detail if duplicate else f"not valid YAML: {problem.detail}"
-        raise OverlayError(detail, path=display, line=problem.line) from exc
+    except Unreadable as exc:
+        problem = exc.problem
+        if problem.reason == "deep":
+            detail = (
+                "the overlay is nested too deeply to be an overlay; it holds `jobs:`, job ids, "
+                "and their cells, three levels in all"
+            )
+        elif problem.reason in ("syntax", "encoding"):
+            detail = f"not valid YAML: {problem.detail}"
+        else:
+            detail = problem.detail
+        raise OverlayError(detail, path=display, line=problem.line) from None
 
 
 def _load_yaml11(text: str, display: str) -> Any:
+    def load(source: str) -> Any:
+        return pyyaml.load(source, Loader=_YAML11Loader)
+
     try:
-        return pyyaml.load(text, Loader=_YAML11Loader)
-    except pyyaml.YAMLError as exc:
+        return guarded(load, text, _yaml11_problem)
+    except Unreadable as exc:
         raise OverlayError(
             "YAML 1.1 readers (PyYAML) cannot read this file, though YAML 1.2 readers can; "
-            f"the overlay must mean the same to both: {getattr(exc, 'problem', None) or exc}",
+            f"the overlay must mean the same to both: {exc.problem.detail}",
             path=display,
-            line=describe(exc, text).line,
-        ) from exc
+            line=exc.problem.line,
+        ) from None
+
+
+def _yaml11_problem(error: BaseException, text: str) -> Problem | None:
+    """PyYAML's own errors, said by their problem alone (the second opinion is one clause)."""
+    problem = yaml_problem(error, text)
+    if problem is None or not isinstance(error, pyyaml.YAMLError):
+        return problem
+    return Problem(str(getattr(error, "problem", None) or error), problem.line)
 
 
 def _refuse_aliases_and_odd_keys(data: Any, display: str) -> None:

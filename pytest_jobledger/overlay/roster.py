@@ -15,13 +15,12 @@ from pathlib import Path
 from typing import Any
 
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
-from ruamel.yaml.error import YAMLError
 
 from ..errors import OverlayError
 from ..paths import FileTooLarge, read_regular
+from ..readers import Unreadable, decode_utf8
 from .reader import load_strict
 from .values import describe_value, short
-from .yaml_errors import describe
 
 #: Thousands of rotations fit in far less; a larger file is the wrong one.
 MAX_ROSTER_BYTES = 256 * 1024
@@ -54,23 +53,26 @@ def load_roster(path: Path, display: str, *, root: Path | None = None) -> Roster
         reason = exc.strerror or str(exc)
         raise OverlayError(f"the owners roster cannot be read: {reason}", path=display) from exc
     try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + 1
-        raise OverlayError("the owners roster is not UTF-8 text", path=display, line=line) from exc
+        text = decode_utf8(raw, bom=True)
+    except Unreadable as exc:
+        raise OverlayError(
+            "the owners roster is not UTF-8 text", path=display, line=exc.problem.line
+        ) from None
     return parse_roster(text, display)
 
 
 def parse_roster(text: str, display: str) -> Roster:
+    """The roster in ``text``, or one located :class:`OverlayError`."""
     try:
         data = load_strict(text)
-    except (YAMLError, Warning, RecursionError) as exc:
-        problem = describe(exc, text)
+    except Unreadable as exc:
+        problem = exc.problem
+        what = (
+            "is not valid YAML" if problem.reason in ("syntax", "duplicate") else "cannot be read"
+        )
         raise OverlayError(
-            f"the owners roster is not valid YAML: {problem.detail}",
-            path=display,
-            line=problem.line,
-        ) from exc
+            f"the owners roster {what}: {problem.detail}", path=display, line=problem.line
+        ) from None
     owners: dict[str, str | None] = {}
     if isinstance(data, CommentedSeq):
         for index, item in enumerate(data):

@@ -37,8 +37,11 @@ HEADINGS = {
 LEVEL_STYLES = {Level.ERROR: Style.RED, Level.WARNING: Style.YELLOW, Level.NOTICE: Style.CYAN}
 
 #: The order the next steps are given in: what blocks every other check first, the runbook last
-#: (it is rendered from signed cells). Kinds not listed follow in their declaration order.
-FIRST = (Kind.OVERLAY_INVALID, Kind.NO_JOBS, Kind.LEDGER_STALE, Kind.UNSIGNED, Kind.ORPHAN)
+#: (it is rendered from signed cells). Kinds not listed follow in their declaration order. An
+#: orphan's `stub --renames` comes before `extract` and `stub`: it finds a moved job's old id in
+#: the committed ledger, which `extract` replaces, and `stub` alone would give the new id a fresh
+#: `unknown` entry instead of the signed one.
+FIRST = (Kind.OVERLAY_INVALID, Kind.NO_JOBS, Kind.ORPHAN, Kind.LEDGER_STALE, Kind.UNSIGNED)
 LAST = (Kind.RUNBOOK_STALE,)
 
 
@@ -236,8 +239,9 @@ def _next_steps(failing: Sequence[Finding], tally: Tally | None, config: Config)
             steps.append(f"`jobledger extract`, then commit {config.ledger_display}")
         elif kind is Kind.ORPHAN:
             steps.append(
-                "`jobledger stub --renames` moves the entry of a renamed job to its new id; "
-                "delete the entry of a job that is gone"
+                "`jobledger stub --renames` first, while the committed ledger still names the old "
+                "ids: it moves the entry of a renamed or moved job to its new id; delete the entry "
+                "of a job that is gone"
             )
         elif kind is Kind.RUNBOOK_STALE:
             steps.append("`jobledger render`, then commit the runbook")

@@ -18,7 +18,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from ruamel.yaml import YAML
-from ruamel.yaml.error import YAMLError
 from ruamel.yaml.events import (
     DocumentStartEvent,
     Event,
@@ -28,7 +27,7 @@ from ruamel.yaml.events import (
 )
 
 from ..errors import OverlayError
-from ..overlay.yaml_errors import describe
+from ..readers import Problem, Unreadable, guarded, parse_yaml, yaml_problem
 from .lines import Lines
 from .style import cell_step, guess_indent, guess_quote, key_column, skip_node
 
@@ -116,11 +115,11 @@ class Layout:
         return self.cell_step if self.cell_step is not None else self.indent
 
 
-def parse_error(error: YAMLError, text: str, path: str) -> OverlayError:
-    """A located message for text ruamel.yaml cannot read (the file is then left untouched)."""
-    problem = describe(error, text)
+def parse_error(problem: Problem, path: str) -> OverlayError:
+    """A located message for text the strict reader refuses (the file is then left untouched)."""
+    what = "not valid YAML" if problem.reason in ("syntax", "duplicate") else "unreadable"
     return OverlayError(
-        f"the overlay is not valid YAML ({problem.detail}); fix it by hand, then run the stub "
+        f"the overlay is {what} ({problem.detail}); fix it by hand, then run the stub "
         "again; nothing was written",
         path=path,
         line=problem.line,
@@ -128,13 +127,17 @@ def parse_error(error: YAMLError, text: str, path: str) -> OverlayError:
 
 
 def read_events(text: str, path: str) -> list[Event]:
-    """Parse (and fully load, so duplicate keys are caught) or raise a located OverlayError."""
-    yaml = YAML(typ="rt")
+    """Parse with the strict reader (duplicate keys, ruamel warnings, Python's limits: each a
+    located refusal), then return the event stream, or raise a located :class:`OverlayError`."""
+
+    def events(source: str) -> list[Event]:
+        return list(YAML(typ="rt").parse(source))
+
     try:
-        yaml.load(text)
-        return list(yaml.parse(text))
-    except YAMLError as error:
-        raise parse_error(error, text, path) from None
+        parse_yaml(text)
+        return guarded(events, text, yaml_problem)
+    except Unreadable as error:
+        raise parse_error(error.problem, path) from None
 
 
 def has_span(event: Event) -> bool:

@@ -26,12 +26,17 @@ from .emit import IMPLICIT_KEY_LIMIT, comment_text, entry_lines, placeholder_for
 from .fill import fill_text, plan_fills
 from .layout import EntrySpan, Layout, locate
 from .proof import verify
-from .quoting import quote_yes_no as requote
-from .refusals import gate_reads_it, refuse_oversized, refuse_unwritable_ids
+from .quoting import quote_only
+from .refusals import (
+    gate_reads_it,
+    refuse_oversized,
+    refuse_unwritable_ids,
+    refuse_what_the_gate_refuses,
+)
 from .rename import by_hand
 from .result import Added, Requoted, StubResult
 
-__all__ = ["StubResult", "header_text", "is_placeholder", "stub_overlay"]
+__all__ = ["StubResult", "header_text", "is_empty_overlay", "is_placeholder", "stub_overlay"]
 
 HEADER = (
     "# Job policy overlay: the promises a person signs for each background job.",
@@ -78,15 +83,23 @@ def stub_overlay(
 ) -> StubResult:
     """The overlay with an entry for every unsigned job, the cells newly required in existing
     entries, and (with ``renames``) moved entries; ``rename`` moves one entry by hand and
-    ``quote_yes_no`` quotes unquoted ``yes``/``no`` cell values.
+    ``quote_yes_no`` only quotes unquoted ``yes``/``no`` cell values (nothing else changes).
 
     Raises :class:`OverlayError` (located) when the text does not parse or cannot take new
     entries without rewriting a line a person wrote, or when ``rename`` is refused.
     """
-    source = header_text(schema) if text is None else text
+    if text is not None:
+        refuse_what_the_gate_refuses(text, path, max_bytes)
+    if quote_yes_no:  # only quotes: never adds an entry or a cell beside a misspelt key
+        if renames or rename:
+            raise OverlayError(
+                "--quote-yes-no only quotes yes/no answers; run --renames or --rename on its "
+                "own. Nothing was written",
+                path=path,
+            )
+        return quote_only(text, path, max_bytes)
+    source = header_text(schema) if text is None else _with_jobs_key(text, schema)
     requoted: tuple[Requoted, ...] = ()
-    if quote_yes_no:
-        source, requoted = requote(source, path)
     layout = locate(source, path)
     fresh = ledger.by_id()
     refuse_unwritable_ids(fresh.values(), path)
@@ -100,7 +113,8 @@ def stub_overlay(
     orphans = [e.id for e in layout.entries if e.id not in fresh and not _in(e.id, manual)]
     unsigned = [job for job_id, job in fresh.items() if not signed(job_id)]
     unsigned = [job for job in unsigned if not _in(job.id, manual)]
-    pairs, ambiguous = pair(orphans, unsigned, previous.by_id() if previous else {})
+    before = previous.by_id() if previous else {}
+    pairs, ambiguous = pair(orphans, unsigned, before)
     moves = (*((manual,) if manual else ()), *(pairs if renames else ()))
     targets = {move.new for move in moves}
     replaced = tuple(sorted(target for target in targets if target in entries))
@@ -116,11 +130,14 @@ def stub_overlay(
     placeholder = placeholder_for(blocked_values)
     plan = _Plan(layout, path, required_cells, placeholder)
     new_text = plan.apply(to_add, move_map, set(replaced), fills)
+    if text is not None and is_empty_overlay(text) and new_text == source:
+        new_text = text  # nothing to add to an empty overlay: it stays as it is
     if new_text != (source if text is None else text):
         refuse_oversized(new_text, path, max_bytes)  # cheap, so first
         filled_as = {final[job_id]: cells for job_id, cells in fills.items()}
         verify(source, new_text, path, to_add, move_map, set(replaced), filled_as, placeholder)
-        gate_reads_it(text, new_text, path, max_bytes)
+        gate_reads_it(new_text, path, max_bytes)
+    unmatched = _unmatched(orphans, pairs, ambiguous) if to_add else ()
     return StubResult(
         text=new_text,
         original=text,
@@ -132,8 +149,31 @@ def stub_overlay(
         filled=filled,
         unfillable=unfillable,
         requoted=requoted,
-        unmatched=_unmatched(orphans, pairs, ambiguous) if to_add else (),
+        unmatched=tuple(o for o in unmatched if o in before),
+        unseen=tuple(o for o in unmatched if o not in before),
     )
+
+
+def is_empty_overlay(text: str) -> bool:
+    """Whether ``text`` holds no YAML at all: empty, blank lines or comments only (the README: an
+    empty overlay is an empty one, not an error)."""
+    for line in text.lstrip("\ufeff").split("\n"):
+        body = line.strip(" \t\r")
+        if body and not body.startswith("#"):
+            return False
+    return True
+
+
+def _with_jobs_key(text: str, schema: str | None) -> str:
+    """What the stub edits: ``text`` itself, or for an empty overlay the start of one after
+    every byte it holds (a blank file gets a new file's header, comments get ``jobs:``)."""
+    if not is_empty_overlay(text):
+        return text
+    newline = "\r\n" if "\r\n" in text else "\n"
+    ending = "" if text.endswith("\n") or not text.strip("\ufeff") else newline
+    if not text.strip(" \t\r\n\ufeff"):
+        return f"{text}{ending}{header_text(schema, newline)}"
+    return f"{text}{ending}jobs:{newline}"
 
 
 def _unmatched(

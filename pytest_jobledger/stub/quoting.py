@@ -5,6 +5,10 @@ YAML 1.2 (ruamel.yaml, the gate) reads a plain ``yes`` as the string ``"yes"``; 
 agree. Only those scalars' bytes change: each plain ``yes``/``no`` that is a cell's value under
 ``jobs:`` is replaced by the same word in double quotes, in place, and the result is parsed again
 and compared event by event (the only difference allowed is those scalars' quoting).
+
+``--quote-yes-no`` does only that (:func:`quote_only`): it adds no entry and fills no cell. A
+stub that also filled missing cells added ``paging_owner: unknown`` beside a misspelt
+``paging_onwer``, which a person then had to untangle.
 """
 
 from __future__ import annotations
@@ -19,13 +23,31 @@ from ruamel.yaml.events import (
     ScalarEvent,
 )
 
+from ..errors import OverlayError
 from .layout import read_events, skip_node
 from .lines import Lines
 from .proof import StubBug, signature
-from .result import Requoted
+from .refusals import gate_reads_it, refuse_oversized
+from .result import Requoted, StubResult
 
 #: The plain words YAML 1.1 resolves to booleans that an overlay cell means as yes/no answers.
 YES_NO = frozenset({"yes", "Yes", "YES", "no", "No", "NO"})
+
+
+def quote_only(text: str | None, path: str, max_bytes: int) -> StubResult:
+    """``jobledger stub --quote-yes-no``: the overlay with its plain yes/no answers quoted, and
+    nothing else changed (no entry added, no cell filled, nothing moved)."""
+    if text is None:
+        raise OverlayError(
+            "there is no overlay yet, so there is nothing to quote; `jobledger stub` creates it. "
+            "Nothing was written",
+            path=path,
+        )
+    after, requoted = quote_yes_no(text, path)
+    if after != text:
+        refuse_oversized(after, path, max_bytes)
+        gate_reads_it(after, path, max_bytes)
+    return StubResult(text=after, original=text, requoted=requoted)
 
 
 def quote_yes_no(text: str, path: str) -> tuple[str, tuple[Requoted, ...]]:

@@ -1,6 +1,6 @@
-"""What the stub refuses to write, each with a located message: ids no overlay can hold, text
-over the size the gate reads, and text the gate would refuse (the stub never makes an overlay
-the gate read into one it does not)."""
+"""What the stub refuses, each with a located message: ids no overlay can hold, text over the
+size the gate reads, and text the gate refuses, before (the stub edits only an overlay the gate
+reads) and after (it never writes one the gate would refuse)."""
 
 from __future__ import annotations
 
@@ -40,14 +40,24 @@ def refuse_oversized(after: str, path: str, max_bytes: int) -> None:
         )
 
 
-def gate_reads_it(before: str | None, after: str, path: str, max_bytes: int) -> None:
-    """Refuse text the gate would not read, when the gate read the old overlay (or there was
-    none): the stub must never turn a readable overlay into one the gate refuses."""
-    if before is not None:
-        try:
-            parse_overlay(before, path, max_bytes=max_bytes)
-        except OverlayError:
-            return  # the gate refused the old text too; the stub did not make it worse
+def refuse_what_the_gate_refuses(text: str, path: str, max_bytes: int) -> None:
+    """Read ``text`` with the gate's own strict reader first: an overlay the gate refuses (an
+    anchor, a merge key, a custom tag, an impossible date, a complex key, deep nesting...) is
+    refused by the stub with the gate's located message, and the file is left as it is."""
+    try:
+        parse_overlay(text, path, max_bytes=max_bytes)
+    except OverlayError as error:
+        raise OverlayError(
+            f"{error.message}; the stub edits only an overlay the gate reads: fix this by hand, "
+            "then run the stub again; nothing was written",
+            path=path,
+            line=error.line,
+        ) from None
+
+
+def gate_reads_it(after: str, path: str, max_bytes: int) -> None:
+    """Refuse text the gate would not read (the old text was read by the gate first, see
+    :func:`refuse_what_the_gate_refuses`): the stub never writes an overlay the gate refuses."""
     try:
         parse_overlay(after, path, max_bytes=max_bytes)
     except OverlayError as error:

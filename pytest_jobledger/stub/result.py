@@ -61,6 +61,9 @@ class StubResult:
     requoted: tuple[Requoted, ...] = ()
     unmatched: tuple[str, ...] = ()
     """Orphaned entries no evidence pairs with a job the stub adds (a person may know which)."""
+    unseen: tuple[str, ...] = ()
+    """Orphaned entries the committed ledger does not name: no evidence either way (``extract``
+    ran before ``stub --renames``, or there is no committed ledger)."""
 
     @property
     def changed(self) -> bool:
@@ -103,6 +106,13 @@ class StubResult:
             lines.append(
                 f"hint: orphan {orphan} matches no job by name or docstring; if it became one "
                 f"of the jobs added, run `jobledger stub --rename {orphan} NEW_ID`"
+            )
+        for orphan in self.unseen:
+            lines.append(
+                f"hint: orphan {orphan}: the committed ledger does not name it, so nothing shows "
+                "what it became (`jobledger stub --renames` reads the old ids there: run it before "
+                f"`jobledger extract`); if it became one of the jobs added, run `jobledger stub "
+                f"--rename {orphan} NEW_ID`"
             )
         for case in self.ambiguous:
             options = " or ".join(case.candidates)

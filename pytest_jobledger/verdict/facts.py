@@ -107,7 +107,9 @@ def from_snapshot(snapshot: Snapshot, job_id: str) -> JobFacts | None:
         overlay_path=config.overlay_display,
         required=config.required_cells,
         bulk_retry_limit=config.bulk_retry_limit,
-        unreadable=error.message if error is not None else None,
+        unreadable=(f"line {error.line}: " if error and error.line else "") + error.message
+        if error is not None
+        else None,
         stale=snapshot.stale,
         duplicate=snapshot.duplicate(job_id),
         ledger_fact=ledger_file_fact(snapshot),

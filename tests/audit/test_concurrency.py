@@ -8,11 +8,12 @@ waiting, so their appends contend for the lock for real.
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 import sys
 from collections import Counter
 from pathlib import Path
+
+from repo_files import copy_tracked
 
 from pytest_jobledger import audit
 
@@ -94,7 +95,7 @@ def test_eight_appenders_lose_no_line_and_keep_the_chain(tmp_path: Path) -> None
 
 def test_eight_verdict_commands_at_once_each_leave_their_line(tmp_path: Path) -> None:
     root = tmp_path / "shop"
-    shutil.copytree(REPO / "examples" / "celery", root)
+    copy_tracked(REPO / "examples" / "celery", root)
     job = "acme_shop.billing.tasks.capture_invoice"
     ask = ["verdict", job, "--root", str(root), "--json", "--action", "retry"]
     commands = [

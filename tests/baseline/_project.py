@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
+
+from repo_files import copy_tracked
 
 from pytest_jobledger.cli import main
 
@@ -18,7 +19,7 @@ def legacy(tmp_path: Path, name: str = "acme") -> Path:
     """The homegrown example with send_receipt's entry gone (five cells unsigned) and
     capture_invoice's `idempotent` unquoted."""
     root = tmp_path / name
-    shutil.copytree(HOMEGROWN, root)
+    copy_tracked(HOMEGROWN, root)
     overlay = root / "overlays" / "job_policy.yaml"
     text = overlay.read_text("utf-8")
     text = text[: text.index(f"  {RECEIPT}:")].replace('idempotent: "no"', "idempotent: no")

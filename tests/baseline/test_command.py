@@ -8,6 +8,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from repo_files import copy_tracked
 
 from pytest_jobledger.cli import main
 
@@ -64,7 +65,7 @@ def test_nothing_to_baseline_writes_nothing(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     root = tmp_path / "signed"
-    shutil.copytree(HOMEGROWN, root)
+    copy_tracked(HOMEGROWN, root)
     assert baseline(root) == 0
     assert capsys.readouterr().out == (
         f"jobledger: nothing to baseline: no cell fails; {BASELINE} was not written\n"

@@ -4,10 +4,10 @@ first broken line as ``path:line: reason``."""
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
+from repo_files import copy_tracked
 
 from pytest_jobledger.cli import main
 
@@ -20,7 +20,7 @@ PING = "acme_shop.celery_app.ping"
 def trail(tmp_path: Path) -> Path:
     """The Celery example after three verdicts."""
     root = tmp_path / "shop"
-    shutil.copytree(REPO / "examples" / "celery", root)
+    copy_tracked(REPO / "examples" / "celery", root)
     base = ["--root", str(root), "--actor", "alice"]
     assert main(["verdict", CAPTURE, *base, "--action", "bulk-retry", "--count", "4000"]) == 1
     assert main(["verdict", PING, *base, "--action", "retry", "--ticket", "INC-9"]) == 3

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
+from repo_files import copy_tracked
 
 from pytest_jobledger.cli import main
 from pytest_jobledger.config import load_config
@@ -20,7 +20,7 @@ HOMEGROWN = REPO / "examples" / "homegrown"
 def _extracted(case: str, tmp_path: Path) -> Path:
     """A copy of a gate case with its ledger extracted, as a project commits it."""
     root = tmp_path / case
-    shutil.copytree(CASES / case, root)
+    copy_tracked(CASES / case, root)
     assert main(["extract", "--root", str(root)]) == 0
     return root
 
@@ -50,7 +50,7 @@ def test_a_project_that_never_committed_its_ledger_fails(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     root = tmp_path / "p"
-    shutil.copytree(CASES / "signed_clean", root)
+    copy_tracked(CASES / "signed_clean", root)
     assert main(["check", "--root", str(root), "-q"]) == 1
     assert capsys.readouterr().out == (
         "jobledger: 1 failing finding (1 ledger-stale); 2 jobs, 10 of 10 cells signed\n"
@@ -109,7 +109,7 @@ def test_hostile_key_stays_on_one_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], pytester: pytest.Pytester
 ) -> None:
     root = tmp_path / "project"
-    shutil.copytree(HOMEGROWN, root)
+    copy_tracked(HOMEGROWN, root)
     (root / "overlays" / "job_policy.yaml").write_text(
         'jobs:\n  "evil\\n::error file=x::forged":\n    idempotent: "no"\n', encoding="utf-8"
     )

@@ -169,7 +169,7 @@ def test_crash_mid_write_leaves_previous_ledger_whole(
     ledger.parent.mkdir()
     ledger.write_text("previous\n")
 
-    def crash(*args: object) -> None:
+    def crash(*args: object, **kwargs: object) -> None:
         raise OSError("disk full")
 
     monkeypatch.setattr(os, "replace", crash)

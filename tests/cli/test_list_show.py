@@ -4,10 +4,10 @@ source, and a stale ledger always said."""
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
+from repo_files import copy_tracked
 
 from pytest_jobledger.cli import main
 
@@ -18,7 +18,7 @@ JOB = "acme_shop.billing.tasks.capture_invoice"
 @pytest.fixture
 def shop(tmp_path: Path) -> Path:
     root = tmp_path / "shop"
-    shutil.copytree(REPO / "examples" / "celery", root)
+    copy_tracked(REPO / "examples" / "celery", root)
     return root
 
 

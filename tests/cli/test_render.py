@@ -7,6 +7,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from repo_files import copy_tracked
 
 from pytest_jobledger.cli import main
 
@@ -20,7 +21,7 @@ OVERLAY = "overlays/job_policy.yaml"
 def signed(tmp_path: Path) -> Path:
     """The signed homegrown example with `runbook` configured."""
     root = tmp_path / "acme"
-    shutil.copytree(HOMEGROWN, root)
+    copy_tracked(HOMEGROWN, root)
     pyproject = root / "pyproject.toml"
     text = pyproject.read_text("utf-8").replace(
         'paths = ["src"]', 'paths = ["src"]\nrunbook = "docs/jobs.md"'
@@ -32,7 +33,7 @@ def signed(tmp_path: Path) -> Path:
 @pytest.fixture
 def unsigned(tmp_path: Path) -> Path:
     root = tmp_path / "half"
-    shutil.copytree(PARTLY, root)
+    copy_tracked(PARTLY, root)
     return root
 
 

@@ -96,7 +96,7 @@ def test_a_broken_overlay_is_left_alone_with_a_located_error(
     assert overlay(project).read_bytes() == broken
     err = capsys.readouterr().err
     # The scanner stops past the last line; the message names the last line there is (3).
-    assert "overlays/job_policy.yaml:3: the overlay is not valid YAML" in err
+    assert "overlays/job_policy.yaml:3: not valid YAML" in err
     assert "Traceback" not in err
 
 

@@ -99,9 +99,10 @@ def test_rename_by_hand_changes_only_the_key(
     overlay(project).write_text(SIGNED_FIVE)
     assert cli.main(["stub", "--check"]) == 1  # no evidence: a new job, and a hint
     assert (
-        "overlays/job_policy.yaml: hint: orphan acme.billing.capture matches no job by name or "
-        "docstring; if it became one of the jobs added, run `jobledger stub --rename "
-        "acme.billing.capture NEW_ID`"
+        "overlays/job_policy.yaml: hint: orphan acme.billing.capture: the committed ledger does "
+        "not name it, so nothing shows what it became (`jobledger stub --renames` reads the old "
+        "ids there: run it before `jobledger extract`); if it became one of the jobs added, run "
+        "`jobledger stub --rename acme.billing.capture NEW_ID`"
     ) in capsys.readouterr().out.splitlines()
     assert cli.main(["stub", "--rename", "acme.billing.capture", "acme.payments.take"]) == 0
     assert overlay(project).read_text() == SIGNED_FIVE.replace(

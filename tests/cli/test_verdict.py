@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import hashlib
 import json
-import shutil
 from pathlib import Path
 
 import pytest
+from repo_files import copy_tracked
 
 from pytest_jobledger import audit
 from pytest_jobledger.atomic import locked
@@ -29,7 +29,7 @@ SIGNED_FOR_RETRIES = """\
 def shop(tmp_path: Path) -> Path:
     """The bundled Celery example, with capture_invoice signed for retries."""
     root = tmp_path / "shop"
-    shutil.copytree(REPO / "examples" / "celery", root)
+    copy_tracked(REPO / "examples" / "celery", root)
     overlay = root / "overlays" / "job_policy.yaml"
     text = overlay.read_text("utf-8")
     anchor = "      Charges a captured authorization and writes a ledger row.\n"

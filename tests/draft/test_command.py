@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from repo_files import copy_tracked
 
 from pytest_jobledger.cli import main
 from pytest_jobledger.config import load_config
@@ -29,7 +30,7 @@ DRAFTS = "overlays/purpose_drafts.yaml"
 def project(tmp_path: Path) -> Path:
     """The half-signed case without its drafts: two unsigned purposes, one signed."""
     root = tmp_path / "acme"
-    shutil.copytree(PARTLY, root)
+    copy_tracked(PARTLY, root)
     (root / DRAFTS).unlink()
     return root
 
@@ -232,7 +233,7 @@ def test_the_gate_never_reads_drafts(project: Path, tmp_path: Path) -> None:
 
 def test_hostile_ids_stay_on_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     root = tmp_path / "hostile"
-    shutil.copytree(REPO / "tests" / "cases" / "runbook" / "hostile", root)
+    copy_tracked(REPO / "tests" / "cases" / "runbook" / "hostile", root)
     overlay = root / "overlays" / "job_policy.yaml"
     overlay.write_text(overlay.read_text("utf-8").replace("purpose_accepted", "runtime_note"))
     tasks = root / "ops" / "tasks.py"

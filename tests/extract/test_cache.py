@@ -17,7 +17,7 @@ import pytest
 
 from pytest_jobledger.config import Config, load_config
 from pytest_jobledger.errors import JobledgerError
-from pytest_jobledger.extract import cache, engine
+from pytest_jobledger.extract import cache, cachekey, engine
 
 WORKER = 'from celery import Celery\n\napp = Celery("shop")\nQUEUE = "orders"\n'
 TASKS = '''from shop.worker import QUEUE, app
@@ -105,7 +105,8 @@ def test_an_entry_of_the_wrong_shape_is_dropped_alone(root: Path) -> None:
     scan = data["scans"]["shop/tasks_0.py"]
     scan["found"][0]["job"]["line"] = "four"
     body = json.dumps(data, sort_keys=True, separators=(",", ":"))
-    head = json.dumps({"format": cache.FORMAT, "digest": cache.digest(body.encode())})
+    mac = cachekey.sign(cachekey.load_key(root), body.encode())
+    head = json.dumps({"format": cache.FORMAT, "mac": mac})
     snapshot.write_text(f"{head}\n{body}\n")
     again, extractor = _run(config)
     assert again == reference
@@ -200,17 +201,61 @@ def test_the_operator_may_put_the_cache_outside_the_root(
     assert list(elsewhere.glob("extract-*.json"))
 
 
-def test_a_cache_folder_git_tracks_is_not_used(root: Path) -> None:
-    """A pull request could commit a cache that hides a job: a tracked folder is refused."""
+def test_a_snapshot_signed_by_another_key_is_not_trusted(root: Path) -> None:
+    """A checkout can carry a cache whose rows hide a job and whose content digests match (any
+    one can compute them): without this machine's key it is ignored, whatever it holds."""
     config = load_config(root=root)
-    _run(config)
-    git = ["git", "-c", "user.name=t", "-c", "user.email=t@t"]
-    subprocess.run([*git, "init", "-q"], cwd=root, check=True)
-    subprocess.run([*git, "add", "-f", ".jobledger_cache"], cwd=root, check=True)
-    subprocess.run([*git, "commit", "-qm", "cache"], cwd=root, check=True)
+    reference, _ = _run(config)
+    (snapshot,) = _snapshots(root)
+    body = snapshot.read_text().split("\n", 1)[1]
+    data = json.loads(body)
+    for scan in data["scans"].values():
+        scan["found"] = []  # every job hidden
+    body = json.dumps(data, sort_keys=True, separators=(",", ":"))
+    for forged in (
+        {"format": cache.FORMAT, "mac": cachekey.sign(b"k" * 32, body.encode())},
+        {"format": cache.FORMAT, "mac": cache.digest(body.encode())},
+        {"format": 1, "digest": cache.digest(body.encode())},
+    ):
+        snapshot.write_text(f"{json.dumps(forged)}\n{body}\n")
+        again, extractor = _run(config)
+        assert again == reference
+        assert extractor.counts.parsed > 0
+
+
+def test_a_key_folder_inside_the_root_turns_the_cache_off(
+    root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(cachekey.ENV, str(root / "keys"))
+    config = load_config(root=root)
     extraction = engine.extract(config, workers=1)
     assert extraction.ledger.dumps() == _reference(config)
-    assert any("tracked by git" in warning for warning in extraction.warnings)
+    assert any("inside the project root" in warning for warning in extraction.warnings)
+    assert not (root / "keys").exists()
+    assert _snapshots(root) == []
+
+
+def test_the_key_is_private_and_a_shared_one_is_refused(
+    root: Path, tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = tmp_path_factory.mktemp("keys")
+    monkeypatch.setenv(cachekey.ENV, str(folder))
+    config = load_config(root=root)
+    _run(config)
+    key = folder / cachekey.NAME
+    assert key.stat().st_mode & 0o777 == 0o600
+    assert len(key.read_bytes()) == 32
+    if os.name != "posix":
+        return
+    key.chmod(0o644)
+    extraction = engine.extract(config, workers=1)
+    assert extraction.ledger.dumps() == _reference(config)
+    assert any("not private" in warning for warning in extraction.warnings)
+    key.unlink()
+    key.symlink_to(root / "pyproject.toml")  # a key the checkout carries, through a link
+    extraction = engine.extract(config, workers=1)
+    assert extraction.ledger.dumps() == _reference(config)
+    assert any("cannot be read" in warning for warning in extraction.warnings)
 
 
 def test_a_folder_that_is_not_a_cache_is_left_alone(root: Path) -> None:

@@ -9,6 +9,8 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
+from repo_files import copy_tracked
+
 from pytest_jobledger.config import Config, load_config
 from pytest_jobledger.extract import extract_ledger
 from pytest_jobledger.gate.status import empty_scan
@@ -43,12 +45,12 @@ def build_repository(case: Path, work: Path, settings: dict[str, Any] | None = N
     settings = settings or {}
     repo = work / "repo"
     subdir = settings.get("subdir", "")
-    shutil.copytree(case / "base", repo / subdir)
+    copy_tracked(case / "base", repo / subdir)
     git("init", "-q", cwd=repo)
     git("add", "-A", cwd=repo)
     git("commit", "-q", "-m", "base", cwd=repo)
     shutil.rmtree(repo / subdir) if subdir else _clear(repo)
-    shutil.copytree(case / "head", repo / subdir, dirs_exist_ok=True)
+    copy_tracked(case / "head", repo / subdir, dirs_exist_ok=True)
     git("add", "-A", cwd=repo)
     git("commit", "-q", "-m", "head", cwd=repo)
     if settings.get("shallow"):

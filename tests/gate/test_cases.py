@@ -26,11 +26,11 @@ from __future__ import annotations
 
 import datetime
 import json
-import shutil
 from pathlib import Path
 from typing import Any
 
 import pytest
+from repo_files import copy_tracked
 
 from pytest_jobledger.findings import GateResult
 from pytest_jobledger.session import Session
@@ -57,7 +57,7 @@ def run_case(case: Path, work: Path) -> tuple[GateResult, dict[str, Any]]:
         config = commit_fresh_ledger(root, expected)
         return Session.open(config, base=base, today=today).fresh_view, expected
     root = work / case.name
-    shutil.copytree(case, root)
+    copy_tracked(case, root)
     config = commit_fresh_ledger(root, expected)
     return Session.open(config, today=today).fresh_view, expected
 

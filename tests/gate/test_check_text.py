@@ -11,10 +11,10 @@ from __future__ import annotations
 import io
 import json
 import os
-import shutil
 from pathlib import Path
 
 import pytest
+from repo_files import copy_tracked
 
 from pytest_jobledger.cli import main
 from pytest_jobledger.reporters.terminal import use_color
@@ -34,7 +34,7 @@ GOLDEN = sorted(
 
 def _check(case: Path, work: Path, *flags: str, capsys: pytest.CaptureFixture[str]) -> str:
     root = work / case.name
-    shutil.copytree(case, root)
+    copy_tracked(case, root)
     expected = json.loads((case / "expected.json").read_text("utf-8"))
     commit_fresh_ledger(root, expected)
     main(["check", "--root", str(root), "--color", "never", *flags])

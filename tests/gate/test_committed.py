@@ -4,10 +4,10 @@ a fresh extraction used only to say whether it is stale (or when there is no usa
 from __future__ import annotations
 
 import hashlib
-import shutil
 from pathlib import Path
 
 import pytest
+from repo_files import copy_tracked
 
 from pytest_jobledger.config import load_config
 from pytest_jobledger.gate.committed import COMMITTED, FRESH
@@ -19,7 +19,7 @@ REPO = Path(__file__).resolve().parents[2]
 @pytest.fixture
 def shop(tmp_path: Path) -> Path:
     root = tmp_path / "shop"
-    shutil.copytree(REPO / "examples" / "celery", root)
+    copy_tracked(REPO / "examples" / "celery", root)
     return root
 
 

@@ -195,3 +195,26 @@ def test_a_symlink_at_the_base_is_not_followed(repo: Path) -> None:
     run_git("commit", "-q", "-m", "symlink", cwd=repo)
     with pytest.raises(git.GitUnavailable, match="is a symlink"):
         git.show(git.resolve_commit("HEAD", repo), ledger, repo, limit=1024)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[" * 100_000 + "]" * 100_000,
+        '{"jobs": [{"id": 1}]}',
+        '{"jobs": [], "n": ' + "9" * 4301 + "}",
+    ],
+    ids=["deep", "wrong-type", "long-integer"],
+)
+def test_a_hostile_ledger_at_the_base_is_a_reason_not_a_crash(repo: Path, text: str) -> None:
+    """Issue 27: the base's committed ledger is read through the strict JSON reader too."""
+    from pytest_jobledger.config import load_config
+    from pytest_jobledger.session import read_base
+
+    (repo / "generated" / "job_ledger.json").write_text(text)
+    run_git("add", "-A", cwd=repo)
+    run_git("commit", "-q", "-m", "hostile ledger", cwd=repo)
+    reading = read_base(load_config(root=repo), "HEAD")
+    assert reading.base is None
+    assert reading.reason is not None
+    assert "is not a ledger jobledger can read" in reading.reason

@@ -9,12 +9,12 @@ overlay and raises ``capture_invoice``'s retries without touching its signed ent
 from __future__ import annotations
 
 import json
-import shutil
 import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+from repo_files import copy_tracked
 
 from pytest_jobledger.cli import main
 
@@ -63,7 +63,7 @@ def make_repo(path: Path, wheels: Path) -> tuple[Path, str]:
     """The repository at the pull request's head, and the sha of its base commit."""
     _act.copy_action(path)
     shop = path / "services" / "shop"
-    shutil.copytree(REPO / "examples" / "celery", shop)
+    copy_tracked(REPO / "examples" / "celery", shop)
     base = _act.commit(path, "base")
     tasks = path / TASKS
     tasks.write_text(tasks.read_text("utf-8").replace("max_retries=5", "max_retries=20", 1))

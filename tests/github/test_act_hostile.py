@@ -17,12 +17,12 @@ four gate runs still reported its finding as annotation, outputs and SARIF.
 from __future__ import annotations
 
 import json
-import shutil
 import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+from repo_files import copy_tracked
 
 from . import _act, _hostile
 from ._act import commands_acted_on
@@ -85,15 +85,15 @@ def where_label(where: str) -> str:
 
 def make_repo(base: Path, markers: Path) -> Path:
     repo = base / "repo"
-    shutil.copytree(EXAMPLE / "src", repo / "src")
-    shutil.copytree(EXAMPLE / "generated", repo / "generated")
+    copy_tracked(EXAMPLE / "src", repo / "src")
+    copy_tracked(EXAMPLE / "generated", repo / "generated")
     (repo / "pyproject.toml").write_text('[tool.jobledger]\npaths = ["src"]\n', encoding="utf-8")
     _hostile.overlay_is_code(repo, markers, "root")
     for where, (step, ini) in PROJECTS.items():
         folder = repo / where
         label = where_label(where)
         if where != ".":
-            shutil.copytree(EXAMPLE, folder)
+            copy_tracked(EXAMPLE, folder)
             overlay = folder / "overlays" / "job_policy.yaml"
             text = overlay.read_text(encoding="utf-8")
             overlay.write_text(text + f'\n  {orphan(step)}:\n    idempotent: "no"\n', "utf-8")
@@ -179,3 +179,72 @@ def steps(events: list[dict[str, Any]]) -> dict[str, Any]:
     assert len(lines) == 1, _act.printed(events)
     result: dict[str, Any] = json.loads(lines[0].removeprefix("steps: "))
     return result
+
+
+PULL_REQUEST_WORKFLOW = """\
+on: pull_request
+jobs:
+  gate:
+    runs-on: ubuntu-latest
+    env: {env}
+    steps:
+      - uses: actions/checkout@v4
+      - id: gate
+        uses: {action}
+        with:
+          python: {python}
+"""
+
+
+def test_a_planted_git_directory_runs_nothing_on_a_pull_request(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    """``overlays/`` and the cache folder laid out as git directories naming a program for every
+    setting (test_hostile_git.py plants them the same way), on a ``pull_request`` event, where the
+    job summary asks git for the overlay's changed lines: no program runs, the new unsigned job
+    fails the step. One step, one install: the direct routes are in test_hostile_git.py."""
+    from .test_hostile_git import ATTRIBUTES, NEW_TASKS, attacker_history, plant, programs
+
+    base = tmp_path_factory.mktemp("act-hostile-git")
+    markers = base / "markers"
+    markers.mkdir()
+    evil = base / "evil"
+    programs(evil, markers)
+    repo = base / "repo"
+    copy_tracked(EXAMPLE, repo)
+    workflows = repo / ".github" / "workflows"
+    workflows.mkdir(parents=True)
+    (workflows / "gate.yml").write_text(
+        PULL_REQUEST_WORKFLOW.format(
+            env=json.dumps(_act.pip_env(base / "wheels")),
+            action=ACTION,
+            python=json.dumps(base_python()),
+        )
+    )
+    sha = _act.commit(repo, "base")
+    (repo / "src" / "acme_shop" / "hostile.py").write_text(NEW_TASKS)
+    overlay = repo / "overlays" / "job_policy.yaml"
+    overlay.write_text(overlay.read_text() + "# touched by the pull request\n")
+    history = attacker_history(base)
+    for folder in (repo / "overlays", repo / ".jobledger_cache", repo / "generated"):
+        plant(folder, evil, history, repo / ".git")
+        (folder / ".gitattributes").write_text(ATTRIBUTES)
+    (repo / ".jobledger_cache" / "CACHEDIR.TAG").write_text(
+        "Signature: 8a477f597d28d172789f06886806bc55\n"
+    )
+    _act.commit(repo, "head")
+    event = base / "event.json"
+    event.write_text(json.dumps({"pull_request": {"base": {"sha": sha, "ref": "main"}}}))
+    _act.wheelhouse(base)
+    action = _act.copy_action(base / "action")
+    events = _act.run(
+        repo,
+        base,
+        ["-e", str(event), "--local-repository", f"{ACTION}={action}"],
+        event="pull_request",
+    )
+
+    assert _hostile.fired(markers) == [], "git ran a program the pull request configured"
+    assert _act.job_results(events) == ["failure"]
+    summaries = [e for e in _act.step_events(events, "gate") if e.get("command") == "summary"]
+    assert summaries, "the job summary (which asks git for changed lines) was written"

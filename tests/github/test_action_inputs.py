@@ -5,13 +5,13 @@ from __future__ import annotations
 import json
 import re
 import shlex
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 import yaml
+from repo_files import copy_tracked
 
 from pytest_jobledger.cli import build_parser, main
 from pytest_jobledger.github.action import (
@@ -35,7 +35,7 @@ EXAMPLE = REPO / "examples" / "celery"
 
 @pytest.fixture
 def shop(tmp_path: Path) -> Path:
-    shutil.copytree(EXAMPLE, tmp_path / "p")
+    copy_tracked(EXAMPLE, tmp_path / "p")
     return tmp_path / "p"
 
 
@@ -160,7 +160,7 @@ def test_check_prints_workflow_commands_and_sarif(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     root = tmp_path / "p"
-    shutil.copytree(EXAMPLE, root)
+    copy_tracked(EXAMPLE, root)
     overlay = root / "overlays" / "job_policy.yaml"
     overlay.write_text(overlay.read_text() + '\n  acme.gone:\n    idempotent: "no"\n')
     monkeypatch.setenv("GITHUB_WORKSPACE", str(tmp_path))

@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from repo_files import copy_tracked
 
 from . import _hostile
 
@@ -89,7 +90,7 @@ class Project:
 def project(tmp_path: Path) -> Project:
     """The Celery example with one orphan entry (the gate's one finding), and a marker folder."""
     root = tmp_path / "pr"
-    shutil.copytree(EXAMPLE, root)
+    copy_tracked(EXAMPLE, root)
     overlay = root / "overlays" / "job_policy.yaml"
     overlay.write_text(overlay.read_text() + '\n  acme.gone.job:\n    idempotent: "no"\n')
     markers = tmp_path / "markers"

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
+from repo_files import copy_tracked
 
 # tests/ is on sys.path (rootdir-relative test packages), so the shared parser helper is importable.
 from reporters.runbook._inert import foreign_markup
@@ -42,7 +42,7 @@ def git(cwd: Path, *args: str) -> str:
 def pull_request(tmp_path: Path) -> tuple[Path, GitHubContext]:
     """The homegrown example in a repository whose pull request rewords one signed cell."""
     repo = tmp_path / "repo"
-    shutil.copytree(HOMEGROWN, repo)
+    copy_tracked(HOMEGROWN, repo)
     git(repo, "init", "-q")
     git(repo, "add", ".")
     git(repo, "commit", "-q", "-m", "base")

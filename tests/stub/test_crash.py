@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from pytest_jobledger import cli
+from pytest_jobledger import atomic, cli
 from pytest_jobledger.cli import stub as stub_command
 from pytest_jobledger.ledger.model import Job, Ledger
 
@@ -53,6 +53,8 @@ def test_a_failure_mid_write_leaves_the_old_file_whole(
         monkeypatch.setattr(os, "fdopen", boom)
     else:
         monkeypatch.setattr(os, step, boom)
+    if step == "replace":  # on Linux the rename is an exchange (atomic.atomic_write)
+        monkeypatch.setattr(atomic, "exchange", boom)
     assert cli.main(["stub"]) == 2
     assert overlay.read_text() == SIGNED
     assert sorted(p.name for p in overlay.parent.iterdir()) == ["job_policy.yaml"]
@@ -132,11 +134,17 @@ def test_two_stubs_at_once_keep_both_additions(overlay: Path) -> None:
     assert "acme.billing.void:" in text
 
 
-def test_a_symlinked_overlay_stays_a_symlink(overlay: Path) -> None:
+def test_a_symlinked_overlay_is_never_written_through(
+    overlay: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """One writer (issue 19): a symlink at any level of a written path is refused, even one that
+    stays inside the root; the link and the file it names are left as they were."""
     shared = overlay.parent.parent / "policy" / "shared.yaml"
     shared.parent.mkdir()
     overlay.rename(shared)
+    before = shared.read_text()
     overlay.symlink_to(Path("..") / "policy" / "shared.yaml")
-    assert cli.main(["stub"]) == 0
+    assert cli.main(["stub"]) == 2
     assert overlay.is_symlink()
-    assert "acme.billing.refund:" in shared.read_text()
+    assert shared.read_text() == before
+    assert "is a symlink" in capsys.readouterr().err

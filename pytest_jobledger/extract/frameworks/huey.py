@@ -23,6 +23,13 @@ PERIODIC = Rules(
     not_applicable=_NOT_APPLICABLE,
 )
 
+#: ``huey.context_task(obj, as_argument=False, **kwargs)``: a task run inside ``with obj``.
+CONTEXT = Rules(
+    framework="huey",
+    fields=_FIELDS,
+    positional_names=("obj", "as_argument"),
+    not_applicable=_NOT_APPLICABLE,
+)
 _HUEY_CLASSES = (
     "Huey",
     "RedisHuey",
@@ -41,6 +48,7 @@ HUEY = Framework(
     decorators={
         "huey.Huey().task": TASK,
         "huey.Huey().periodic_task": PERIODIC,
+        "huey.Huey().context_task": CONTEXT,
         f"{_DJHUEY}.task": TASK,
         f"{_DJHUEY}.db_task": TASK,
         f"{_DJHUEY}.periodic_task": PERIODIC,

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
+from repo_files import copy_tracked
 
 from pytest_jobledger.config import load_config
 from pytest_jobledger.findings import GateResult
@@ -77,7 +77,7 @@ def test_anchors_are_stable_distinct_and_plain() -> None:
 def _signed_copy(tmp_path: Path) -> Path:
     """The half-signed case with every cell signed, its drafts file left in place."""
     root = tmp_path / "project"
-    shutil.copytree(PARTLY, root)
+    copy_tracked(PARTLY, root)
     overlay = root / "overlays" / "job_policy.yaml"
     text = overlay.read_text("utf-8").replace("idempotent: yes", 'idempotent: "yes"')
     text = text.replace("poison_policy: unknown", "poison_policy: drop after retries")

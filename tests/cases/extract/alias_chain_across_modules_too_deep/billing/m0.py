@@ -1,0 +1,4 @@
+from celery import Celery
+
+app = Celery("billing")
+t0 = app.task(queue="billing")

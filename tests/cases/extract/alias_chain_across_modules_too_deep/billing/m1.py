@@ -1,0 +1,1 @@
+from .m0 import t0 as t1

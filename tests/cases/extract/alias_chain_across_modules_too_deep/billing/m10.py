@@ -1,0 +1,1 @@
+from .m9 import t9 as t10

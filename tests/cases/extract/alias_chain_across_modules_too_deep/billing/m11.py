@@ -1,0 +1,1 @@
+from .m10 import t10 as t11

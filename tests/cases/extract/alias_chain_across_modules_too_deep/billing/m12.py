@@ -1,0 +1,1 @@
+from .m11 import t11 as t12

@@ -1,0 +1,1 @@
+from .m1 import t1 as t2

@@ -1,0 +1,1 @@
+from .m2 import t2 as t3

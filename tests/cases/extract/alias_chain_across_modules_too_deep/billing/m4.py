@@ -1,0 +1,1 @@
+from .m3 import t3 as t4

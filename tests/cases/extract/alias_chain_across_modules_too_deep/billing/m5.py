@@ -1,0 +1,1 @@
+from .m4 import t4 as t5

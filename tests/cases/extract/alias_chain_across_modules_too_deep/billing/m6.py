@@ -1,0 +1,1 @@
+from .m5 import t5 as t6

@@ -1,0 +1,1 @@
+from .m6 import t6 as t7

@@ -1,0 +1,1 @@
+from .m7 import t7 as t8

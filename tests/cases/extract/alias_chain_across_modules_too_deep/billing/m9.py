@@ -1,0 +1,1 @@
+from .m8 import t8 as t9
