@@ -8,6 +8,9 @@ written is dropped: it is a test's instrument, not a log.
 from __future__ import annotations
 
 import os
+from pathlib import Path
+
+from .atomic import open_append
 
 ENV = "JOBLEDGER_TRACE"
 
@@ -17,8 +20,14 @@ def trace(event: str) -> None:
     target = os.environ.get(ENV)
     if not target:
         return
+    path = Path(target)
     try:
-        with open(target, "a", encoding="utf-8") as handle:
-            handle.write(f"{os.getpid()} {event}\n")
+        fd = open_append(path, root=path.parent)  # the one writer: no symlink, no FIFO
+    except OSError:
+        return
+    try:
+        os.write(fd, f"{os.getpid()} {event}\n".encode())
     except OSError:
         pass
+    finally:
+        os.close(fd)

@@ -174,5 +174,5 @@ def test_the_trail_may_lean_on_the_core_only(tmp_path: Path) -> None:
         f"{NAME}/audit/log.py:2: audit may import only atomic, errors, git, paths, readers, text, "
         f"trace, not {NAME}.verdict.model",
         f"{NAME}/audit/log.py:2: audit may import only atomic, errors, git, paths, readers, text, "
-        f"not {NAME}.verdict.model.Answer",
+        f"trace, not {NAME}.verdict.model.Answer",
     ]
