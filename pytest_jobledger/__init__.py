@@ -5,7 +5,8 @@ Data flows one way, one folder per stage:
 - ``extract/``: source files -> ledger rows, statically with libcst (nothing is imported or run);
 - ``ledger/``: the code lane: the ledger's records, the committed file, its diff, renames;
 - ``overlay/``: the human lane, read side: the overlay's records and every located refusal;
-- ``gate/``: the pure join of ledger and overlay, and the I/O shell with the status items;
+- ``gate/``: the pure join of ledger and overlay, with the status items;
+- ``session``: every input read once (``Session.open``), and the views the commands ask for;
 - ``baseline/``: a legacy repository's known failures, applied to the gate's findings once (known
   -> notice, fixed -> ``baseline-stale``), so the gate fails only on new problems;
 - ``findings``: the contract every presenter reads (kinds, findings, checks, the gate's result);

@@ -191,6 +191,18 @@ class Kind(str, enum.Enum):
     )
 
 
+class Status(str, enum.Enum):
+    """Every status item, ``jobledger-status::<value>``, in the order they come: the project's
+    footing rather than a job's cell. A check names one by its ``value`` (plain text)."""
+
+    OVERLAY = "overlay-valid"
+    LEDGER = "ledger-fresh"
+    JOBS = "jobs-found"
+    OWNERS = "owners-valid"
+    BASE = "review-base"
+    RUNBOOK = "runbook-fresh"
+
+
 class Level(str, enum.Enum):
     """How much a finding weighs: only an error fails the gate.
 
@@ -289,17 +301,47 @@ class Check:
         """No finding, or one that does not fail (a warning or a notice)."""
         return self.finding is None or not self.finding.level.fails
 
+    def to_json(self) -> dict[str, object]:
+        """The item as JSON (what the xdist controller hands its workers)."""
+        return {
+            "job": self.job,
+            "cell": self.cell,
+            "path": self.path,
+            "line": self.line,
+            "finding": self.finding.to_json() if self.finding is not None else None,
+            "skipped": self.skipped,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Check:
+        """The inverse of :meth:`to_json`."""
+        finding = data.get("finding")
+        skipped = data.get("skipped")
+        return cls(
+            job=str(data["job"]),
+            cell=str(data["cell"]),
+            path=str(data["path"]),
+            line=int(data["line"]),
+            finding=Finding.from_json(finding) if isinstance(finding, Mapping) else None,
+            skipped=str(skipped) if skipped is not None else None,
+        )
+
     @classmethod
     def failed(cls, finding: Finding) -> Check:
         """The failing item a finding is: named and located by the finding itself."""
         return cls(finding.job, finding.cell, finding.path, finding.line, finding=finding)
 
     @classmethod
-    def status_failed(cls, kind: Kind, cell: str, path: str, line: int, message: str) -> Check:
-        """A failing status item (``jobledger-status::<cell>``): the project's footing, not a
+    def status(cls, item: Status, path: str, line: int, *, skipped: str | None = None) -> Check:
+        """A status item that passes (or, with ``skipped``, had nothing to judge)."""
+        return cls(STATUS_JOB, item.value, path, line, skipped=skipped)
+
+    @classmethod
+    def status_failed(cls, kind: Kind, item: Status, path: str, line: int, message: str) -> Check:
+        """A failing status item (``jobledger-status::<item>``): the project's footing, not a
         job's cell."""
         finding = Finding(
-            kind=kind, job=STATUS_JOB, cell=cell, path=path, line=line, message=message
+            kind=kind, job=STATUS_JOB, cell=item.value, path=path, line=line, message=message
         )
         return cls.failed(finding)
 

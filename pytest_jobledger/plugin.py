@@ -5,8 +5,9 @@ The items are collected once per session from the configured root, whatever path
 filter), or through the normal walk when the overlay file itself is among the collected paths, so
 ``pytest --jobledger overlays/job_policy.yaml::<job>::<cell>`` runs one item. Collection is
 deterministic, so every pytest-xdist worker collects the same items. Under pytest-xdist the
-controller extracts once and hands the ledger to every worker (``workerinput``), so a session
-parses the tree once however many workers it has (:func:`pytest_configure_node`).
+controller opens the session (:mod:`pytest_jobledger.session`) and evaluates the gate once, and
+hands every worker its items (``workerinput``): a session reads and parses the tree once however
+many workers it has (:func:`pytest_configure_node`).
 
 Node ids are ``<overlay path relative to rootdir>::<job>::<cell>``; see
 :mod:`pytest_jobledger.gate.join` for the names of items that are not cells, and
@@ -41,12 +42,13 @@ from .findings import (
     Finding,
     GateResult,
     Level,
+    Status,
 )
 from .text import one_line
 
 if TYPE_CHECKING:
     from .config import Config
-    from .ledger.model import Ledger
+    from .session import Session
 
 # Only what every pytest run needs is imported here: pytest loads this plugin in every session of
 # every project that has the package installed, with or without --jobledger. The gate (libcst,
@@ -59,40 +61,35 @@ BASELINED = "in the baseline"
 
 @dataclass
 class _State:
-    """Per-session plugin state (in ``config.stash``): the configuration and the gate's result."""
+    """Per-session plugin state (in ``config.stash``): the configuration, the session's one
+    reading of the project, and the gate's result (a worker's is handed over by the controller)."""
 
     config: Config
     collected: bool = False
     _result: GateResult | None = field(default=None, repr=False)
+    _session: Session | None = field(default=None, repr=False)
 
     base: str | None = None
     today: datetime.date | None = None
-    #: The fresh extraction, once made (or handed over by the xdist controller).
-    ledger: Ledger | None = None
 
-    def fresh_ledger(self) -> Ledger:
-        if self.ledger is None:
-            from .extract import extract_ledger
+    def session(self) -> Session:
+        """The project as read once (on the controller under xdist)."""
+        if self._session is None:
+            from .session import Session
 
-            self.ledger = extract_ledger(self.config)
-        return self.ledger
+            self._session = Session.open(self.config, base=self.base, today=self.today)
+        return self._session
 
     def result(self) -> GateResult:
         if self._result is None:
-            from .gate import evaluate
-            from .reporters.runbook import with_runbook_status
-
             # The same items as `jobledger check`: the gate's, and the runbook's freshness.
-            self._result = with_runbook_status(
-                evaluate(self.config, ledger=self.fresh_ledger(), base=self.base, today=self.today),
-                self.config,
-            )
+            self._result = self.session().fresh_view
         return self._result
 
 
 _STATE = pytest.StashKey[_State]()
-#: The ``workerinput`` key the xdist controller hands its extraction to workers under.
-WORKER_LEDGER = "jobledger_ledger"
+#: The ``workerinput`` key the xdist controller hands its gate items to workers under.
+WORKER_RESULT = "jobledger_result"
 
 
 class JobledgerWarning(UserWarning):
@@ -157,7 +154,6 @@ def pytest_configure(config: pytest.Config) -> None:
         return
     from .config import load_config
     from .gate.today import resolve_today
-    from .ledger.model import Ledger
 
     base = config.invocation_params.dir
     root = config.getoption("jobledger_root")
@@ -175,9 +171,9 @@ def pytest_configure(config: pytest.Config) -> None:
     if config.getoption("jobledger_no_cache"):
         settings = dataclasses.replace(settings, use_cache=False)
     state = _State(settings, base=config.getoption("jobledger_base"), today=today)
-    handed = getattr(config, "workerinput", {}).get(WORKER_LEDGER)
+    handed = getattr(config, "workerinput", {}).get(WORKER_RESULT)
     if isinstance(handed, str):
-        state.ledger = Ledger.from_json(json.loads(handed))
+        state._result = _handed_result(handed)
     config.stash[_STATE] = state
     config.pluginmanager.register(_QuietPhases(config), "jobledger-quiet-phases")
 
@@ -216,17 +212,33 @@ class _QuietPhases:
 
 @pytest.hookimpl(optionalhook=True)
 def pytest_configure_node(node: Any) -> None:
-    """pytest-xdist, on the controller, before a worker starts: hand it the extraction, made
-    once for the session, so no worker parses the tree again and all collect the same items.
-    An extraction that fails is left to each worker, which reports it as it would alone."""
+    """pytest-xdist, on the controller, before a worker starts: hand it the gate's items,
+    evaluated once for the session, so no worker reads or parses the project again and all
+    collect the same items. A session that cannot be opened (a usage error) is left to each
+    worker, which reports it as it would alone."""
     state = node.config.stash.get(_STATE, None)
     if state is None:
         return
     try:
-        ledger = state.fresh_ledger()
+        result = state.result()
     except JobledgerError:
         return
-    node.workerinput[WORKER_LEDGER] = ledger.dumps()
+    changes = result.changes.to_json() if result.changes is not None else None
+    handed = {"checks": [check.to_json() for check in result.checks], "changes": changes}
+    node.workerinput[WORKER_RESULT] = json.dumps(handed)
+
+
+def _handed_result(text: str) -> GateResult:
+    """A worker's gate result, as the controller evaluated it: the items and what changed since
+    the base (the joined jobs stay on the controller, whose presenters read them)."""
+    from .findings import ChangeReport
+
+    data = json.loads(text)
+    changes = data.get("changes")
+    return GateResult(
+        tuple(Check.from_json(check) for check in data["checks"]),
+        changes=ChangeReport.from_json(changes) if isinstance(changes, dict) else None,
+    )
 
 
 def gate_config(config: pytest.Config) -> Config:
@@ -301,12 +313,6 @@ class JobNode(pytest.Collector):
             yield CellItem.from_parent(self, name=one_line(check.cell), check=check)
 
 
-def _base_status() -> str:
-    from .gate.review import BASE_STATUS
-
-    return BASE_STATUS
-
-
 class CellItem(pytest.Item):
     """One (job, cell) pair or status: passes when signed, fails with the finding's message."""
 
@@ -314,7 +320,7 @@ class CellItem(pytest.Item):
         super().__init__(**kwargs)
         self.check = check
         self.add_marker(MARKER)
-        if check.job == STATUS_JOB and check.cell == _base_status():
+        if check.job == STATUS_JOB and check.cell == Status.BASE.value:
             # What changed since the base travels to the presenters (the job summary) with this
             # item's reports, whether it passes or is skipped (no base).
             changes = self.config.stash[_STATE].result().changes

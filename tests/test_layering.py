@@ -2,9 +2,10 @@
 the directions a stage may never take.
 
 source -> extract/ -> ledger/ -> gate/ (with overlay/) -> findings -> presenters (plugin,
-reporters/, github/, cli/); stub/ sits beside the chain and only writes overlay text, and draft/
-beside it runs a person's draft command, reached only from cli/; verdict/ reads the gate's joined
-rows and decides; audit/ is the trail and leans on nothing but the core.
+reporters/, github/, cli/), whose inputs ``session`` reads once; stub/ sits beside the chain and
+only writes overlay text, and draft/ beside it runs a person's draft command, reached only from
+cli/; verdict/ reads the gate's joined rows and decides; audit/ is the trail and leans on
+nothing but the core.
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ FORBIDDEN: dict[str, frozenset[str]] = {
     "text": frozenset({"*"}),
     "paths": frozenset({"*"}),
     "git": frozenset({"*"}),
+    "trace": frozenset({"*"}),
     "readers": frozenset({"*"}),
 }
 # The draft lane runs a person's command: it reads the ledger's records and nothing that judges
@@ -56,19 +58,26 @@ FORBIDDEN["baseline"] = frozenset(
     {"extract", "ledger", "overlay", "gate", "stub", "github", "reporters", "cli", "plugin"}
     | {"draft", "pytest", "verdict", "audit"}
 )
+# The session reads once, above the gate and below the commands and presenters: nothing it
+# serves may be reached from it, and nothing below it may reach up to it.
+FORBIDDEN["session"] = frozenset({"cli", "github", "plugin", "stub", "pytest"})
 FORBIDDEN["plugin"] = frozenset({"draft"})
 # The docs builders are presenters: they never parse source or read the overlay themselves, and
-# reach the gate through docs/model.py alone (see test_the_docs_reach_the_gate_through_one_module).
+# reach the session through docs/model.py alone (test_the_docs_reach_the_gate_through_one_module).
 FORBIDDEN["docs"] = frozenset(
     {"extract", "ledger", "overlay", "stub", "github", "cli", "plugin", "pytest", "draft"}
     | {"verdict", "audit", "baseline"}
 )
 for _room in ("extract", "ledger", "overlay", "gate", "reporters", "github", "stub", "findings"):
     FORBIDDEN[_room] = FORBIDDEN[_room] | {"draft"}
+for _room in ("extract", "ledger", "overlay", "gate", "reporters", "stub", "findings", "config"):
+    FORBIDDEN[_room] = FORBIDDEN[_room] | {"session"}
+for _room in ("verdict", "baseline", "draft"):
+    FORBIDDEN[_room] = FORBIDDEN[_room] | {"session"}
 FORBIDDEN["config"] = FORBIDDEN["config"] | {"draft"}
 
 #: What the innermost modules may import of the package at all (``"*"`` above).
-LEAVES = frozenset({"errors", "atomic", "text", "paths", "git", "readers"})
+LEAVES = frozenset({"errors", "atomic", "text", "paths", "git", "readers", "trace"})
 
 
 def room_of(module: str) -> str:
@@ -169,19 +178,19 @@ def test_the_trail_may_lean_on_the_core_only(tmp_path: Path) -> None:
     bad.write_text("from ..atomic import locked\nfrom ..verdict.model import Answer\n")
     assert violations(bad, fake) == [
         f"{NAME}/audit/log.py:2: audit may import only atomic, errors, git, paths, readers, text, "
-        f"not {NAME}.verdict.model",
+        f"trace, not {NAME}.verdict.model",
         f"{NAME}/audit/log.py:2: audit may import only atomic, errors, git, paths, readers, text, "
-        f"not {NAME}.verdict.model.Answer",
+        f"trace, not {NAME}.verdict.model.Answer",
     ]
 
 
 def test_the_docs_reach_the_gate_through_one_module() -> None:
-    """Only docs/model.py runs the gate: the MkDocs plugin and the Sphinx extension draw the
-    model it returns, so porting the docs to another session layer is one function."""
+    """Only docs/model.py opens the session (the one reading every command gets): the MkDocs
+    plugin and the Sphinx extension draw the model it returns."""
     reaching = {
         module_name(path)
         for path in (PACKAGE / "docs").glob("*.py")
         for _, target in imported_modules(path, PACKAGE)
-        if room_of(target) == "gate" and target.startswith(NAME)
+        if room_of(target) in {"gate", "session"} and target.startswith(NAME)
     }
     assert reaching == {f"{NAME}.docs.model"}

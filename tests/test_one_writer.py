@@ -65,7 +65,8 @@ def writes_in(source: str) -> list[str]:
         name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
         owner = _owner(func)
         what: str | None = None
-        if name == "open" and owner != "os":
+        if name == "open" and owner not in ("os", "Session"):
+            # (``Session.open(config, ...)`` reads the project: it opens no file for writing.)
             # open(path, mode) or path.open(mode) / io.open(path, mode)
             position = 1 if isinstance(func, ast.Name) or owner in {"io", "builtins"} else 0
             mode = _mode(node, position)

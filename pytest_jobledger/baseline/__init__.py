@@ -8,23 +8,26 @@
 - ``base``: with a base, only the entries the base's baseline holds apply; any other is a
   failing ``baseline-grown`` item (a pull request cannot vouch for its own failures).
 
-The gate's shell applies it once, before any presenter sees a finding.
+The session applies it once, before any presenter sees a finding.
 """
 
 from __future__ import annotations
 
 from .apply import apply_baseline
-from .base import held_by_base
+from .base import BaseBaseline, base_entries, held_by_base, unreadable_base
 from .model import Baseline, Entry, baselineable, current_entries
 from .store import BaselineError, read_baseline
 
 __all__ = [
+    "BaseBaseline",
     "Baseline",
     "BaselineError",
     "Entry",
     "apply_baseline",
+    "base_entries",
     "baselineable",
     "current_entries",
     "held_by_base",
     "read_baseline",
+    "unreadable_base",
 ]

@@ -52,8 +52,7 @@ COMMANDS: tuple[ModuleType, ...] = (
     baseline,
 )
 
-EXIT_OK = 0
-EXIT_FINDINGS = 1
+#: What a user's mistake exits with (0 and 1 are each subcommand's own answer).
 EXIT_USAGE = 2
 
 

@@ -17,12 +17,12 @@ import argparse
 from collections.abc import Sequence
 
 from ..atomic import atomic_write
-from ..baseline import Baseline, Entry, current_entries, read_baseline
+from ..baseline import Baseline, Entry, current_entries
 from ..errors import ConfigError, JobledgerError
 from ..findings import STATUS_JOB
-from ..gate import evaluate
 from ..gate.today import resolve_today
 from ..reporters.text import format_finding
+from ..session import Session
 from ..text import one_line
 from ..text import say as say_line
 from .common import config_from_args
@@ -58,8 +58,10 @@ def say(text: str) -> None:
 def run(args: argparse.Namespace) -> int:
     config = config_from_args(args)
     display = config.display(config.baseline_path)
-    old = read_baseline(config)  # a corrupt or foreign file is refused before anything else
-    result = evaluate(config, today=resolve_today(args.today), baseline=False)
+    # A corrupt or foreign baseline file is refused (exit 2) before anything else is read.
+    session = Session.open(config, today=resolve_today(args.today))
+    old = session.known
+    result = session.unbaselined
     footing = [
         check
         for check in result.checks

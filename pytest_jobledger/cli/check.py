@@ -11,12 +11,11 @@ from .. import reporters
 from ..atomic import atomic_write
 from ..config import Config
 from ..errors import JobledgerError
-from ..gate import evaluate
 from ..gate.status import STATUS_JOB
 from ..gate.today import resolve_today
 from ..reporters import text
-from ..reporters.runbook import with_runbook_status
 from ..reporters.terminal import CHOICES, use_color
+from ..session import Session
 from ..text import one_line, say, say_commands
 from .common import add_cache_argument, config_from_args
 
@@ -73,9 +72,8 @@ def add_gate_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     config = config_from_args(args)
-    result = with_runbook_status(
-        evaluate(config, base=args.base, today=resolve_today(args.today)), config
-    )
+    session = Session.open(config, base=args.base, today=resolve_today(args.today))
+    result = session.fresh_view
     for check in result.checks:
         if check.job == STATUS_JOB and check.skipped is not None:
             say(one_line(f"jobledger: {check.skipped}"), file=sys.stderr)

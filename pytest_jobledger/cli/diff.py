@@ -8,10 +8,8 @@ from __future__ import annotations
 
 import argparse
 
-from .. import git
-from ..errors import JobledgerError
-from ..gate.changes import change_report
 from ..reporters.changes import FORMATS, render_json, render_markdown, render_text
+from ..session import Session
 from ..text import say
 from .common import config_from_args
 
@@ -28,10 +26,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     config = config_from_args(args)
-    try:
-        report = change_report(config, args.base)
-    except git.GitUnavailable as exc:
-        raise JobledgerError(f"no base to compare with: {exc.reason}") from exc
+    report = Session.open(config, base=args.base, baseline=False).changes()
     render = {"text": render_text, "markdown": render_markdown, "json": render_json}[args.format]
     say(render(report), end="")
     return 0

@@ -21,7 +21,7 @@ from ..draft.screen import Screen
 from ..draft.store import Draft, read_drafts, write_drafts
 from ..errors import ConfigError
 from ..findings import JoinedJob
-from ..gate import evaluate
+from ..session import Session
 from ..text import one_line
 from ..text import say as say_line
 from .common import config_from_args
@@ -106,7 +106,7 @@ def _draft_jobs(
 ) -> int:
     display = config.drafts
     existing = read_drafts(config.drafts_path, root=config.root, display=display)
-    rows = [row for row in evaluate(config).jobs if not _purpose_signed(row)]
+    rows = [row for row in Session.open(config).gate.jobs if not _purpose_signed(row)]
     made: dict[str, Draft] = {}
     failed = skipped = kept = 0
     try:

@@ -9,7 +9,9 @@ import argparse
 import json
 from typing import Any
 
-from ..gate.committed import Snapshot, read_snapshot
+from ..gate.cells import normal_text
+from ..gate.committed import Snapshot
+from ..session import Session
 from ..text import clip, one_line, say
 from ..verdict import JobFacts, from_snapshot
 from .cards import ledger_line, overlay_line
@@ -30,7 +32,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    snapshot = read_snapshot(config_from_args(args))
+    snapshot = Session.open(config_from_args(args), baseline=False).committed_view
     rows = [row for row in job_rows(snapshot) if _wanted(row, args)]
     if args.json:
         document = {**sources_json(snapshot), "jobs": rows}
@@ -130,6 +132,6 @@ def _wanted(row: dict[str, Any], args: argparse.Namespace) -> bool:
         return False
     if args.owner is not None:
         owner = row["paging_owner"]
-        if not isinstance(owner, str) or owner.strip().casefold() != args.owner.strip().casefold():
+        if not isinstance(owner, str) or normal_text(owner) != normal_text(args.owner):
             return False
     return True

@@ -14,16 +14,16 @@ from pathlib import Path
 from ..atomic import atomic_write
 from ..config import Config
 from ..draft.request import docstring_digest
-from ..draft.store import DraftsError, read_drafts
+from ..draft.store import DraftsError
 from ..errors import ConfigError, JobledgerError
 from ..findings import GateResult
-from ..gate import evaluate
-from ..ledger.diff import first_difference
+from ..ledger.diff import stale_line
 from ..paths import read_regular
 from ..reporters.runbook import FORMATS, DraftNote, blockers, render_runbook
 from ..reporters.runbook.publish import MAX_RUNBOOK_BYTES
 from ..reporters.text import format_finding
-from ..text import checked_out, one_line
+from ..session import Session
+from ..text import one_line
 from ..text import say as say_line
 from .common import config_from_args
 
@@ -64,12 +64,13 @@ def say(text: str) -> None:
 def run(args: argparse.Namespace) -> int:
     config = config_from_args(args)
     _refuse_bad_combinations(args)
-    result = evaluate(config)
+    session = Session.open(config)
+    result = session.gate
     if not args.preview and refused(result, config):
         return 1
     if args.check:
         return _check(args, config, result)
-    drafts = _drafts(result, config) if args.preview else None
+    drafts = _drafts(session) if args.preview else None
     text = render_runbook(result, config, fmt=args.format, preview=args.preview, drafts=drafts)
     if args.output == "-":
         say_line(text, end="")
@@ -148,23 +149,21 @@ def _check(args: argparse.Namespace, config: Config, result: GateResult) -> int:
         raise JobledgerError(
             f"cannot read the runbook: {error.strerror or error}", path=label
         ) from None
-    committed = checked_out(raw.decode("utf-8", errors="replace"))
-    if committed == expected:
+    line = stale_line(raw.decode("utf-8", errors="replace"), expected)
+    if line is None:
         say(f"jobledger: {label} is up to date")
         return 0
-    line = first_difference(committed, expected)
     say(f"{label}:{line}: differs from a fresh render; run `jobledger render` and commit it")
     return 1
 
 
-def _drafts(result: GateResult, config: Config) -> dict[str, DraftNote]:
+def _drafts(session: Session) -> dict[str, DraftNote]:
     """The drafts a preview may show, each marked stale when its docstring changed since."""
-    try:
-        drafts = read_drafts(config.drafts_path, root=config.root, display=config.drafts)
-    except DraftsError as error:
-        say(f"jobledger: {error}; the preview shows no drafts")
+    drafts = session.drafts
+    if isinstance(drafts, DraftsError):
+        say(f"jobledger: {drafts}; the preview shows no drafts")
         return {}
-    docstrings = {row.job.id: row.job.docstring for row in result.jobs}
+    docstrings = {row.job.id: row.job.docstring for row in session.gate.jobs}
     return {
         job: DraftNote(draft.text, draft.program, draft.stale(docstring_digest(docstrings[job])))
         for job, draft in drafts.items()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from ..gate.committed import read_snapshot
+from ..session import Session
 from ..text import say
 from .cards import job_card
 from .common import config_from_args, find_job
@@ -21,7 +21,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    snapshot = read_snapshot(config_from_args(args))
+    snapshot = Session.open(config_from_args(args), baseline=False).committed_view
     facts = find_job(snapshot, args.job)
     if args.json:
         document = {

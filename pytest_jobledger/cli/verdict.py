@@ -18,7 +18,8 @@ from typing import Any
 
 from .. import __version__, audit
 from ..errors import JobledgerError
-from ..gate.committed import Snapshot, read_snapshot
+from ..gate.committed import Snapshot
+from ..session import Session
 from ..text import say
 from ..verdict import Action, Answer, Request, Verdict, decide
 from .cards import verdict_card
@@ -61,7 +62,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     request = _request(args)
     config = config_from_args(args)
-    snapshot = read_snapshot(config)
+    snapshot = Session.open(config, baseline=False).committed_view
     verdict = decide(find_job(snapshot, args.job), request)
     log = config.audit_log
     try:

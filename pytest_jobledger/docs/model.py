@@ -14,11 +14,10 @@ from pathlib import Path
 from ..config import RUNBOOK_GROUPS, Config, load_config
 from ..errors import ConfigError
 from ..findings import Check, GateResult
-from ..gate import evaluate
-from ..reporters.runbook.build import build_runbook
+from ..reporters.runbook.build import blockers, build_runbook
 from ..reporters.runbook.model import Runbook
-from ..reporters.runbook.publish import blockers
 from ..reporters.text import format_finding
+from ..session import Session
 from ..text import inert, one_line
 
 
@@ -44,13 +43,14 @@ def runbook_for(
     group_by: str | None = None,
 ) -> DocsRunbook:
     """The runbook of the project at ``root`` as ``jobledger render --format json [--preview]``
-    builds it: one gate run, :func:`blockers` as the refusal rule, :func:`build_runbook` as the
+    builds it: the session's gate view (the one reading every command gets), :func:`blockers` as
+    the refusal rule, :func:`build_runbook` as the
     model. Drafts are never read: a published site carries no unverified text, preview or not.
     ``group_by`` overrides ``runbook_group_by`` (validated like the configuration's value)."""
     config = load_config(root=root, config_file=config_file, options=("root", "config"))
     if group_by is not None:
         config = _grouped(config, group_by)
-    result = evaluate(config)
+    result = Session.open(config).gate
     blocking = tuple(_line(check) for check in blockers(result))
     if blocking and not preview:
         return DocsRunbook(config, None, blocking)

@@ -108,7 +108,6 @@ class Extractor:
             config.all_excludes, config.root, respect_gitignore=config.respect_gitignore
         )
         self.files = list(iter_source_files(config.root, config.paths, excludes, self._unlisted))
-        self.by_path = {source.rel_path: source for source in self.files}
         self.by_module: dict[str, str] = {}
         for source in self.files:
             self.by_module.setdefault(source.module, source.rel_path)

@@ -68,7 +68,6 @@ class Scanner:
         self.sites = Sites(
             self.index, config, RowBuilder(self.index, config), words, aliases=aliases
         )
-        self.by_path = {source.rel_path: source for source in files}
 
     def scan(self, source: SourceFile) -> ScanRecord:
         """Every job and unsupported place in ``source``; a module too convoluted to follow is

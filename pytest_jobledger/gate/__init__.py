@@ -1,13 +1,16 @@
-"""The gate: the pure join of ledger and overlay, and the I/O shell with its status items.
+"""The gate: the pure join of ledger and overlay, with its status items.
 
 - ``join``: ledger + overlay -> joined jobs and one check per item (pure);
 - ``cells``: how each cell is judged;
 - ``status``: the overlay-valid and ledger-fresh status items;
-- ``shell``: reads what the join needs and runs it (:func:`evaluate`).
+- ``readings``: the gate over one reading of the project (:func:`judge`);
+- ``committed``: the committed ledger joined with the overlay (``list``, ``show``, ``verdict``).
+
+Nothing here reads a file or runs git: :mod:`pytest_jobledger.session` reads, once, and asks.
 """
 
 from __future__ import annotations
 
-from .shell import evaluate
+from .readings import CommittedLedger, Readings, judge
 
-__all__ = ["evaluate"]
+__all__ = ["CommittedLedger", "Readings", "judge"]

@@ -1,29 +1,17 @@
 """What operators will see change: the ledger diff since a base joined with the overlay's.
 
-Pure once the base is read (:func:`pytest_jobledger.gate.review.read_base`): for each job whose
+Pure: the session reads the base (:func:`pytest_jobledger.session.read_base`): for each job whose
 ledger row changed, that was added or removed, or whose overlay entry changed, the fields and the
 cells side by side (:class:`~pytest_jobledger.findings.ChangeReport`).
 """
 
 from __future__ import annotations
 
-from ..config import Config
-from ..extract import extract_ledger
 from ..findings import ChangeReport, JobChanges
 from ..ledger.diff import ADDED, CHANGED, REMOVED, FieldChange, diff_ledgers
 from ..ledger.model import JSONValue, Ledger
 from ..overlay.model import Entry, Overlay
-from ..overlay.reader import load_overlay
-from .review import Base, read_base
-
-
-def change_report(config: Config, ref: str) -> ChangeReport:
-    """Read the base and the tree now, and compare them (``GitUnavailable``: no base;
-    ``OverlayError``: the overlay now cannot be read)."""
-    base = read_base(config, ref)
-    fresh = extract_ledger(config)
-    overlay = load_overlay(config.overlay_path, config.overlay_display, root=config.root)
-    return build_report(base, fresh, overlay)
+from .review import Base
 
 
 def build_report(base: Base, fresh: Ledger, overlay: Overlay) -> ChangeReport:

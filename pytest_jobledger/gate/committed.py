@@ -1,10 +1,10 @@
 """The gate over the committed ledger: what ``jobledger list``, ``show`` and ``verdict`` read.
 
-:func:`~pytest_jobledger.gate.shell.evaluate` judges the code as it is now. An operator in an
-incident reads what was committed and reviewed: here the committed ledger and the overlay are each
-read once (their bytes are hashed, so an audit line names exactly what a decision read), joined by
-the gate's own pure join, and a fresh extraction says only whether the committed ledger is still
-what the code gives.
+:func:`~pytest_jobledger.gate.readings.judge` judges the code as it is now. An operator in an
+incident reads what was committed and reviewed: here the session's one reading (the committed
+ledger's and the overlay's bytes are hashed, so an audit line names exactly what a decision read)
+is joined by the gate's own pure join, with the same roster and day as the fresh gate, and the
+fresh extraction says only whether the committed ledger is still what the code gives.
 """
 
 from __future__ import annotations
@@ -15,14 +15,12 @@ from functools import cached_property
 
 from ..config import Config
 from ..errors import OverlayError
-from ..extract import extract_ledger
 from ..findings import Finding, GateResult, JoinedJob
-from ..ledger.diff import ledger_diff
+from ..ledger.diff import ledger_diff, stale_line
 from ..ledger.model import Ledger
-from ..ledger.store import committed_bytes, parse_ledger
 from ..overlay.model import Overlay
-from ..overlay.reader import parse_overlay, read_overlay_bytes
 from .join import DUPLICATE_CELL, join
+from .readings import Readings
 
 COMMITTED = "committed"
 FRESH = "fresh"
@@ -75,42 +73,34 @@ class Snapshot:
         return frozenset(job.id for job in self.fresh.jobs)
 
 
-def read_snapshot(config: Config, *, fresh: Ledger | None = None) -> Snapshot:
-    """Read the committed ledger and the overlay once, and join them (``fresh`` replaces the
-    extraction, for tests)."""
-    fresh = extract_ledger(config) if fresh is None else fresh
-    raw, unreadable = committed_bytes(config.ledger_path, config.root)
-    text = raw.decode("utf-8", errors="replace") if raw is not None else None
-    committed, why = parse_ledger(text) if text is not None else (None, None)
+def committed_view(readings: Readings, config: Config) -> Snapshot:
+    """The committed ledger joined with the overlay, the roster and the day of ``readings``: the
+    same join, inputs and limits as the fresh gate, over the ledger that was committed."""
+    fresh, committed = readings.fresh, readings.committed
     display = config.ledger_display
     stale: str | None = None
-    if unreadable is not None:
-        stale = f"{display}: {unreadable}"
-    elif text is not None and committed is None:
-        stale = f"{display} cannot be read as a ledger: {why}"
-    elif text is not None and text != fresh.dumps():
-        stale = ledger_diff(text, fresh)
-    if committed is not None and raw is not None:
-        ledger, origin, ledger_bytes = committed, COMMITTED, raw
+    if committed.unreadable is not None:
+        stale = f"{display}: {committed.unreadable}"
+    elif committed.text is not None and committed.ledger is None:
+        stale = f"{display} cannot be read as a ledger: {committed.problem}"
+    elif committed.text is not None and stale_line(committed.text, fresh.dumps()) is not None:
+        stale = ledger_diff(committed.text, fresh)
+    if committed.ledger is not None and committed.raw is not None:
+        ledger, origin, ledger_bytes = committed.ledger, COMMITTED, committed.raw
     else:
-        ledger, origin, ledger_bytes = fresh, FRESH, fresh.dumps().encode("utf-8")
-    overlay: Overlay | None
-    overlay_sha256: str | None = None
-    error: OverlayError | None = None
-    try:
-        overlay_raw = read_overlay_bytes(
-            config.overlay_path, config.overlay_display, root=config.root
-        )
-        if overlay_raw is None:
-            overlay = Overlay(path=config.overlay_display, exists=False)
-        else:
-            overlay_sha256 = sha256(overlay_raw)
-            overlay = parse_overlay(overlay_raw, config.overlay_display)
-    except OverlayError as exc:
-        overlay, error = None, exc
+        ledger, origin, ledger_bytes = fresh, FRESH, fresh.dumps().encode("utf-8", "surrogatepass")
+    overlay, error = readings.overlay, readings.overlay_error
+    result = join(
+        ledger,
+        overlay,
+        config,
+        unreadable_line=(error.line or 1) if error else 1,
+        today=readings.today,
+        roster=readings.roster,
+    )
     return Snapshot(
         config=config,
-        result=join(ledger, overlay, config),
+        result=result,
         ledger=ledger,
         fresh=fresh,
         origin=origin,
@@ -118,7 +108,7 @@ def read_snapshot(config: Config, *, fresh: Ledger | None = None) -> Snapshot:
         ledger_sha256=sha256(ledger_bytes),
         overlay=overlay,
         overlay_error=error,
-        overlay_sha256=overlay_sha256,
+        overlay_sha256=readings.overlay_sha256,
     )
 
 

@@ -1,10 +1,11 @@
 """Review after change: a job whose ledger row changed since the base, while its signed overlay
 entry did not, gets a ``review-after-change`` finding that lists the changes.
 
-The base is read with ``git`` (:mod:`pytest_jobledger.git`): the committed ledger and overlay as
-they were at the ref, never by checking anything out or running code. Without a usable base (no
-git, not a repository, a shallow clone without the commit, an unknown ref, no ledger committed
-there) the check says so once, as the skipped ``jobledger-status::review-base`` item, and
+The base is read by the session (:func:`pytest_jobledger.session.read_base`, with ``git``): the
+committed ledger and overlay as they were at the ref, through the same parsers as the tree's,
+never by checking anything out or running code. Without a usable base (no git, not a repository,
+a shallow clone without the commit, an unknown ref, no ledger committed there) the check says so
+once, as the skipped ``jobledger-status::review-base`` item, and
 judges nothing: it never guesses. A person clears a finding by touching the entry's cells in the
 same pull request (for example updating ``reviewed_on``); comments and order do not count.
 """
@@ -13,22 +14,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .. import git
 from ..config import Config
-from ..errors import OverlayError
-from ..findings import Check, Finding, Kind, Level
+from ..findings import Check, Finding, Kind, Level, Status
 from ..ledger.diff import LedgerDiff, diff_ledgers
 from ..ledger.model import Ledger
 from ..overlay.model import Entry, Overlay
-from ..overlay.reader import MAX_OVERLAY_BYTES, parse_overlay
-from ..readers import Unreadable, parse_json
-from .status import STATUS_JOB
 
 REVIEW_CELL = "review-after-change"
-BASE_STATUS = "review-base"
-
-#: A committed ledger of 100,000 jobs is about 60 MB; past this the base is not read.
-MAX_BASE_LEDGER_BYTES = 64 * 1024 * 1024
 
 LEVELS = {"warn": Level.WARNING, "fail": Level.ERROR}
 
@@ -43,46 +35,12 @@ class Base:
     overlay: Overlay
 
 
-def read_base(config: Config, ref: str) -> Base:
-    """The base's committed ledger and overlay, or :class:`~pytest_jobledger.git.GitUnavailable`
-    with the reason there is no base."""
-    commit = git.resolve_commit(ref, config.root)
-    try:
-        raw = git.show(commit, config.ledger_path, config.root, limit=MAX_BASE_LEDGER_BYTES)
-    except git.NotAtCommit as exc:
-        raise git.GitUnavailable(
-            f"{config.ledger_display} was not committed at {ref} ({commit[:12]}), so there is "
-            "nothing to compare the jobs with"
-        ) from exc
-    try:
-        ledger = Ledger.from_json(parse_json(raw.decode("utf-8")))
-    except (Unreadable, ValueError, KeyError, TypeError, AttributeError) as exc:
-        raise git.GitUnavailable(
-            f"{config.ledger_display} at {ref} is not a ledger jobledger can read"
-        ) from exc
-    display = config.overlay_display
-    try:
-        text = git.show(commit, config.overlay_path, config.root, limit=MAX_OVERLAY_BYTES)
-    except git.NotAtCommit:
-        overlay = Overlay(path=display, exists=False)  # every entry is new: none is stale
-    else:
-        try:
-            overlay = parse_overlay(text, display)
-        except OverlayError as exc:
-            raise git.GitUnavailable(
-                f"{display} at {ref} cannot be read ({exc.message}), so a touched entry cannot "
-                "be told from an untouched one"
-            ) from exc
-    return Base(ref=ref, commit=commit, ledger=ledger, overlay=overlay)
-
-
 def base_status(config: Config, ref: str, base: Base | None, reason: str | None) -> Check:
     """Passes when the base was read; skipped (with the one line that says why) when not."""
     if base is not None:
-        return Check(STATUS_JOB, BASE_STATUS, config.ledger_display, 1)
-    return Check(
-        STATUS_JOB,
-        BASE_STATUS,
+        return Check.status(Status.BASE, config.ledger_display, 1)
+    return Check.status(
+        Status.BASE,
         config.ledger_display,
         1,
         skipped=(

@@ -9,27 +9,22 @@ from __future__ import annotations
 
 from ..config import Config
 from ..errors import OverlayError
-from ..findings import STATUS_JOB, Check, Finding, Kind
-from ..ledger.diff import first_difference, ledger_diff
+from ..findings import STATUS_JOB, Check, Finding, Kind, Status
+from ..ledger.diff import ledger_diff, stale_line
 from ..ledger.model import Ledger
 from ..text import checked_out
 
-__all__ = ["LEDGER_STATUS", "OVERLAY_STATUS", "STATUS_JOB", "ledger_status", "overlay_status"]
-
-OVERLAY_STATUS = "overlay-valid"
-LEDGER_STATUS = "ledger-fresh"
-OWNERS_STATUS = "owners-valid"
-JOBS_STATUS = "jobs-found"
+__all__ = ["STATUS_JOB", "ledger_status", "overlay_status"]
 
 
 def overlay_status(error: OverlayError | None, display: str) -> Check:
     """The overlay parsed and matches the schema, or one located finding saying why not."""
     if error is None:
-        return Check(STATUS_JOB, OVERLAY_STATUS, display, 1)
+        return Check.status(Status.OVERLAY, display, 1)
     line = error.line or 1
     return Check.status_failed(
         Kind.OVERLAY_INVALID,
-        OVERLAY_STATUS,
+        Status.OVERLAY,
         display,
         line,
         (
@@ -51,7 +46,7 @@ def ledger_status(
     if unreadable is not None:
         return Check.status_failed(
             Kind.LEDGER_STALE,
-            LEDGER_STATUS,
+            Status.LEDGER,
             display,
             1,
             (
@@ -61,20 +56,19 @@ def ledger_status(
         )
     if committed is None and empty_scan(fresh, config) is not None:
         # `jobledger extract` refuses to write an empty scan: jobs-found fails and says why.
-        return Check(
-            STATUS_JOB,
-            LEDGER_STATUS,
+        return Check.status(
+            Status.LEDGER,
             display,
             1,
             skipped=f"there is no ledger to commit at {display} until the scan finds a job; see "
-            f"{STATUS_JOB}::{JOBS_STATUS}",
+            f"{STATUS_JOB}::{Status.JOBS.value}",
         )
     if committed is None:
         # Not a pass: with no committed file there is nothing for reviewers to diff, and a gate
         # that compares nothing would be green on every pull request.
         return Check.status_failed(
             Kind.LEDGER_STALE,
-            LEDGER_STATUS,
+            Status.LEDGER,
             display,
             1,
             (
@@ -83,19 +77,18 @@ def ledger_status(
                 "so that every change to a job shows in the pull request's diff."
             ),
         )
-    expected = fresh.dumps()
-    committed = checked_out(committed)
-    if committed == expected:
-        return Check(STATUS_JOB, LEDGER_STATUS, display, 1)
-    line = first_difference(committed, expected)
+    line = stale_line(committed, fresh.dumps())
+    if line is None:
+        return Check.status(Status.LEDGER, display, 1)
+    how = ledger_diff(checked_out(committed), fresh)
     return Check.status_failed(
         Kind.LEDGER_STALE,
-        LEDGER_STATUS,
+        Status.LEDGER,
         display,
         line,
         (
             f"The committed ledger {display} differs from a fresh extraction of the code (first "
-            f"difference at line {line}): {ledger_diff(committed, fresh)}. The ledger is compiler "
+            f"difference at line {line}): {how}. The ledger is compiler "
             "output: run `jobledger extract` and commit the result; a value that is wrong is "
             "fixed in the code, never in the ledger."
         ),
@@ -105,11 +98,11 @@ def ledger_status(
 def owners_status(error: OverlayError | None, display: str) -> Check:
     """The owners roster reads as a list or mapping of names, or one located finding."""
     if error is None:
-        return Check(STATUS_JOB, OWNERS_STATUS, display, 1)
+        return Check.status(Status.OWNERS, display, 1)
     line = error.line or 1
     return Check.status_failed(
         Kind.OWNERS_INVALID,
-        OWNERS_STATUS,
+        Status.OWNERS,
         display,
         line,
         (
@@ -152,7 +145,7 @@ def empty_scan(fresh: Ledger, config: Config) -> Finding | None:
     return Finding(
         kind=Kind.NO_JOBS,
         job=STATUS_JOB,
-        cell=JOBS_STATUS,
+        cell=Status.JOBS.value,
         path=source,
         line=line,
         message=message,
@@ -163,7 +156,7 @@ def jobs_status(fresh: Ledger, config: Config) -> Check:
     """The scan found at least one job registration, or the project allows it to find none."""
     finding = empty_scan(fresh, config)
     if finding is None:
-        return Check(STATUS_JOB, JOBS_STATUS, _config_display(config), 1)
+        return Check.status(Status.JOBS, _config_display(config), 1)
     return Check.failed(finding)
 
 

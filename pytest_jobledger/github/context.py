@@ -17,6 +17,7 @@ from pathlib import Path
 
 from .. import git
 from ..atomic import append_runner_file
+from ..trace import trace
 
 _MAX_EVENT_BYTES = 16 * 1024 * 1024
 
@@ -48,9 +49,11 @@ class GitHubContext:
         )
 
 
-def _event(path: Path | None) -> Mapping[str, object]:
+def read_event(path: Path | None) -> Mapping[str, object]:
+    """The event payload (``{}``: none, too large, or not JSON); a presenter reads it once."""
     if path is None:
         return {}
+    trace("event-payload")
     try:
         if path.stat().st_size > _MAX_EVENT_BYTES:
             return {}
@@ -71,7 +74,7 @@ def _get(data: object, *keys: str) -> object:
 def base_refs(context: GitHubContext, event: Mapping[str, object] | None = None) -> list[str]:
     """The pull request's base, best first: the payload's ``pull_request.base.sha``, then
     ``origin/<GITHUB_BASE_REF>``; empty outside a pull request."""
-    event = _event(context.event_path) if event is None else event
+    event = read_event(context.event_path) if event is None else event
     refs: list[str] = []
     sha = _get(event, "pull_request", "base", "sha")
     if isinstance(sha, str) and re.fullmatch(r"[0-9a-fA-F]{7,64}", sha):
@@ -81,7 +84,9 @@ def base_refs(context: GitHubContext, event: Mapping[str, object] | None = None)
     return refs
 
 
-def changed_files(context: GitHubContext, cwd: Path) -> frozenset[Path]:
+def changed_files(
+    context: GitHubContext, cwd: Path, event: Mapping[str, object] | None = None
+) -> frozenset[Path]:
     """Real paths of the files the pull request (or pushed commits) changed, found offline.
 
     A pull request diffs its base commit (from the event payload, else ``origin/<base ref>``)
@@ -90,10 +95,11 @@ def changed_files(context: GitHubContext, cwd: Path) -> frozenset[Path]:
     """
     repository = _repository(cwd)
     base_dir = repository.work_tree if repository else (context.workspace or cwd)
-    event = _event(context.event_path)
+    event = read_event(context.event_path) if event is None else event
     names: list[str] = []
     if isinstance(event.get("pull_request"), dict) and repository is not None:
         for ref in base_refs(context, event):
+            trace("git-diff-files")
             found = repository.diff(["--name-only", "-z", f"{ref}...HEAD", "--"])
             if found is not None:
                 names = found
@@ -121,13 +127,16 @@ _HUNK = re.compile(r"^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@", re.MULTILINE)
 
 
 def changed_lines(
-    context: GitHubContext, path: Path, root: Path | None = None
+    context: GitHubContext,
+    path: Path,
+    root: Path | None = None,
+    event: Mapping[str, object] | None = None,
 ) -> frozenset[int] | None:
     """The lines of ``path`` a pull request added or changed (a deletion marks the lines around
     it; an added blank line marks nothing), or ``None`` when that cannot be told offline (not a
     pull request, no base commit). The repository is located from the project ``root`` (else
     the workspace), never from the file's folder."""
-    event = _event(context.event_path)
+    event = read_event(context.event_path) if event is None else event
     if not isinstance(event.get("pull_request"), dict):
         return None
     repository = _repository(root or context.workspace or path.parent)
@@ -138,6 +147,7 @@ def changed_lines(
     except git.GitUnavailable:
         return None
     for ref in base_refs(context, event):
+        trace("git-diff-lines")
         found = repository.diff(["-U0", "--no-color", f"{ref}...HEAD", "--", inside])
         if found is not None:
             return _hunk_lines(found)

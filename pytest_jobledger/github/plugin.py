@@ -20,7 +20,8 @@ import os
 import secrets
 import sys
 import warnings
-from collections.abc import Generator
+from collections.abc import Generator, Mapping
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -35,7 +36,7 @@ from ..text import one_line
 # The reporters (SARIF, the job summary, the runbook rows) are imported when a report is written:
 # pytest loads this plugin in every session, with or without --jobledger.
 from .commands import annotation_lines, display_path, workflow_command
-from .context import GitHubContext, changed_files, changed_lines, write_outputs
+from .context import GitHubContext, changed_files, changed_lines, read_event, write_outputs
 
 PLUGIN_NAME = "jobledger-github"
 #: The names pytest-github-actions-annotate-failures registers its hooks under.
@@ -228,9 +229,24 @@ class GitHubPresenter:
             self.findings,
             root=root,
             workspace=self.context.workspace,
-            changed=changed_files(self.context, root),
+            changed=self._changed_files,
             see=see,
         )
+
+    # What the pull request changed is read once per session (the payload, then one git diff
+    # for the files and one for the overlay's lines), however many presenters ask.
+    @cached_property
+    def _event(self) -> Mapping[str, object]:
+        return read_event(self.context.event_path)
+
+    @cached_property
+    def _changed_files(self) -> frozenset[Path]:
+        return changed_files(self.context, project_root(self.config), self._event)
+
+    @cached_property
+    def _changed_lines(self) -> frozenset[int] | None:
+        settings = gate_config(self.config)
+        return changed_lines(self.context, settings.overlay_path, settings.root, self._event)
 
     def _write_files(self) -> None:
         """Write the SARIF log, the job summary and the step outputs, each on its own.
@@ -313,9 +329,7 @@ class GitHubPresenter:
             result = gate_result(self.config)
         except JobledgerError:
             return ""
-        changed = changed_files(self.context, settings.root)
-        lines = changed_lines(self.context, settings.overlay_path, settings.root)
-        ids = changed_jobs(result, settings, changed, lines)
+        ids = changed_jobs(result, settings, self._changed_files, self._changed_lines)
         return runbook_section(result, settings, ids, limit_bytes)
 
 

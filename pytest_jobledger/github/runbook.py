@@ -9,16 +9,20 @@ the summary has left.
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Collection
 from pathlib import Path
 
 from ..config import Config
 from ..findings import GateResult, JoinedJob, Kind
+from ..reporters.markdown import Budget
 from ..reporters.runbook import blockers, build_runbook
 from ..reporters.runbook.page import index_row, index_table
 
 #: Room kept for the closing note when rows are left out.
 _RESERVE = 300
+#: Past any overlay's last line (an overlay is at most a few MiB).
+_END = 1 << 31
 
 
 def changed_jobs(
@@ -36,7 +40,10 @@ def changed_jobs(
     def touched(row: JoinedJob) -> bool:
         if (config.root / row.job.path).resolve() in files:
             return True
-        return any(line in lines for line in spans.get(row.job.id, ()))
+        span = spans.get(row.job.id)
+        # Each changed line is tested against the span (``in`` on a range is arithmetic), never
+        # the span walked: the file's last entry runs to the end of the file.
+        return span is not None and any(line in span for line in lines)
 
     return sorted(row.job.id for row in result.jobs if touched(row))
 
@@ -53,8 +60,8 @@ def _entry_spans(result: GateResult) -> dict[str, range]:
     starts = sorted({*entries.values(), *orphans})
     spans: dict[str, range] = {}
     for job, line in entries.items():
-        later = [start for start in starts if start > line]
-        spans[job] = range(line, later[0] if later else 1 << 31)
+        after = bisect.bisect_right(starts, line)
+        spans[job] = range(line, starts[after] if after < len(starts) else _END)
     return spans
 
 
@@ -83,18 +90,16 @@ def runbook_section(
             "",
         ]
     text = "\n".join(head) + index_table([]) + "\n"
-    used = len(text.encode("utf-8"))
-    if used + _RESERVE > limit_bytes:
+    budget = Budget(limit_bytes, reserve=_RESERVE, used=text)
+    if not budget.room:
         return ""
     parts = [text]
     shown = 0
     for job in jobs:
         row = index_row(job, links=False) + "\n"
-        size = len(row.encode("utf-8"))
-        if used + size + _RESERVE > limit_bytes:
+        if not budget.take(row):
             break
         parts.append(row)
-        used += size
         shown += 1
     if shown < len(jobs):
         parts.append(

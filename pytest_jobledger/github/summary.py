@@ -15,7 +15,7 @@ from pathlib import Path
 from ..atomic import append_runner_file
 from ..findings import ChangeReport, Finding, Kind, Level
 from ..reporters.changes import render_markdown
-from ..reporters.markdown import code, escape_markdown
+from ..reporters.markdown import Budget, code, escape_markdown, size_of
 
 #: Far below GitHub's 1 MiB per step, leaving room for whatever else the step writes.
 MAX_SUMMARY_BYTES = 256 * 1024
@@ -72,7 +72,7 @@ def render_summary(
     elif no_changes is not None:
         top = f"> No diff against the base: {escape_markdown(no_changes)}\n\n"
     rest = _findings_summary(
-        findings, locate=locate, limit_bytes=limit_bytes - len(top.encode("utf-8")), see=see,
+        findings, locate=locate, limit_bytes=limit_bytes - size_of(top), see=see,
         incomplete=incomplete,
     )  # fmt: skip
     title = "## Job ledger\n\n"
@@ -115,8 +115,7 @@ def _findings_summary(
         "",
     ]
     parts = ["\n".join(head) + "\n"]
-    used = len(parts[0].encode("utf-8")) + 1
-    reserve = 400  # room for the truncation note
+    budget = Budget(limit_bytes, reserve=400, used=parts[0] + "\n")  # room for the note
     shown = 0
     truncated = False
     for kind in Kind:
@@ -126,11 +125,10 @@ def _findings_summary(
         table = [f"### {_heading(kind, rows)}", "", "| where | job | cell | fix |"]
         table.append("| --- | --- | --- | --- |")
         block = "\n".join(table) + "\n"
-        if used + len(block.encode("utf-8")) + reserve > limit_bytes:
+        if not budget.take(block):
             truncated = True
             break
         parts.append(block)
-        used += len(block.encode("utf-8"))
         for finding in rows:
             cells = (
                 code(where(finding)),
@@ -139,15 +137,13 @@ def _findings_summary(
                 escape_markdown(finding.message),
             )
             row = "| " + " | ".join(cells) + " |\n"
-            size = len(row.encode("utf-8"))
-            if used + size + reserve > limit_bytes:
+            if not budget.take(row):
                 truncated = True
                 break
             parts.append(row)
-            used += size
             shown += 1
         parts.append("\n")
-        used += 1
+        budget.add("\n")
     if truncated:
         rest = len(distinct) - shown
         parts.append(
@@ -189,5 +185,5 @@ def append_summary(
         no_changes=no_changes,
     )
     if extra is not None:
-        text += extra(budget - len(text.encode("utf-8")))
+        text += extra(budget - size_of(text))
     append_runner_file(path, text)

@@ -18,6 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..text import checked_out
 from .model import RESOLVED_FIELDS, SCHEMA_VERSION, Job, JSONValue, Ledger, Unsupported
 from .store import parse_ledger
 
@@ -288,6 +289,16 @@ def ledger_diff(committed: str, fresh: Ledger) -> str:
     if not parts:
         return "the same jobs, but the file's text differs (formatting or key order edited by hand)"
     return "; ".join(parts)
+
+
+def stale_line(committed: str, expected: str) -> int | None:
+    """Whether a committed file (the ledger, the runbook) is what the tool writes now: ``None``
+    when it is, else the first line that differs. The one freshness rule: the tool writes LF
+    only, so a CRLF checkout (``core.autocrlf``) of an up-to-date file is fresh."""
+    committed = checked_out(committed)
+    if committed == expected:
+        return None
+    return first_difference(committed, expected)
 
 
 def first_difference(a: str, b: str) -> int:

@@ -12,7 +12,7 @@ import json
 from ..findings import ChangeReport, JobChanges
 from ..ledger.diff import FieldChange
 from ..text import one_line
-from .markdown import code, escape_markdown
+from .markdown import Budget, code, escape_markdown
 
 FORMATS = ("text", "markdown", "json")
 
@@ -67,15 +67,13 @@ def render_markdown(report: ChangeReport, *, limit_bytes: int = MAX_MARKDOWN_BYT
     head += ["| job | change | ledger (from the code) | policy (the overlay) |"]
     head += ["| --- | --- | --- | --- |"]
     text = "\n".join(head) + "\n"
-    used = len(text.encode("utf-8")) + 400
+    budget = Budget(limit_bytes, reserve=400, used=text)
     shown = 0
     for job in report.jobs:
         row = _row(job)
-        size = len(row.encode("utf-8"))
-        if used + size > limit_bytes:
+        if not budget.take(row):
             break
         text += row
-        used += size
         shown += 1
     if shown < len(report.jobs):
         text += (

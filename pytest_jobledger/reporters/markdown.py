@@ -95,3 +95,36 @@ def code(text: str, limit: int = MAX_CELL_CHARS, *, in_table: bool = True) -> st
     fence = "`" * (longest + 1)
     pad = " " if text.startswith("`") or text.endswith("`") or not text.strip() else ""
     return f"{fence}{pad}{text}{pad}{fence}"
+
+
+class Budget:
+    """The UTF-8 bytes a Markdown text may still take, with ``reserve`` bytes kept for the note
+    that says what was left out: the job summary's tables, the changes table and the runbook rows
+    all stay under GitHub's limit by the same rule."""
+
+    def __init__(self, limit: int, *, reserve: int, used: str = "") -> None:
+        self.limit = limit
+        self.reserve = reserve
+        self.used = size_of(used)
+
+    @property
+    def room(self) -> bool:
+        """Whether what is used so far still leaves the reserve."""
+        return self.used + self.reserve <= self.limit
+
+    def take(self, text: str) -> bool:
+        """Count ``text`` in when it fits before the reserve (``False``, nothing counted: not)."""
+        size = size_of(text)
+        if self.used + size + self.reserve > self.limit:
+            return False
+        self.used += size
+        return True
+
+    def add(self, text: str) -> None:
+        """Count ``text`` in whether or not it fits (a separator the reserve has room for)."""
+        self.used += size_of(text)
+
+
+def size_of(text: str) -> int:
+    """``text``'s size as GitHub counts it: UTF-8 bytes."""
+    return len(text.encode("utf-8"))

@@ -24,7 +24,6 @@ class Style(str, enum.Enum):
     GREEN = "32"
     YELLOW = "33"
     CYAN = "36"
-    DIM = "2"
 
 
 def use_color(choice: str, stream: TextIO, environ: Mapping[str, str]) -> bool:

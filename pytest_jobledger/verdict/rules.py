@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ..gate.cells import normal_text
 from .facts import JobFacts
 from .model import Action, Answer, Evidence, Request
 
@@ -31,8 +32,6 @@ class Rule:
     name: str
     answer: Answer
     actions: frozenset[Action]
-    says: str
-    """The rule in one sentence (for the README, ``--json`` and the table test)."""
     find: Callable[[JobFacts, Request], list[Hit]]
 
 
@@ -218,7 +217,7 @@ def _bulk_approval(facts: JobFacts, request: Request) -> list[Hit]:
         problem = "no approval was given with --approved-by"
     elif not isinstance(owner, str):
         problem = f"--approved-by {who!r}, but no signed `paging_owner` says whose approval counts"
-    elif who.strip().casefold() != owner.strip().casefold():
+    elif normal_text(who) != normal_text(owner):
         problem = f"--approved-by {who!r} is not the job's signed paging owner {owner!r}"
     else:
         return []
@@ -234,74 +233,60 @@ RULES: tuple[Rule, ...] = (
         "overlay-unreadable",
         Answer.BLOCKED,
         EVERY,
-        "The overlay cannot be read, so nothing about the job is signed.",
         _overlay_unreadable,
     ),
     Rule(
         "duplicate-id",
         Answer.BLOCKED,
         EVERY,
-        "Two registrations share the job's id, so its overlay entry signs for neither.",
         _duplicate_id,
     ),
     Rule(
         "policy-cell",
         Answer.BLOCKED,
         EVERY,
-        "A required policy cell is unsigned, unknown or invalid (or another cell of the entry "
-        "fails the gate).",
         _policy_cells,
     ),
     Rule(
         "no-poison-policy",
         Answer.BLOCKED,
         EVERY,
-        "No signed poison_policy: nothing says where a payload that fails again goes.",
         _signed_text("poison_policy", "nothing says where a payload that fails again goes"),
     ),
     Rule(
         "no-paging-owner",
         Answer.BLOCKED,
         EVERY,
-        "No signed paging_owner: nobody is paged when the retried runs fail.",
         _signed_text("paging_owner", "nobody is known to be paged when the retried runs fail"),
     ),
     Rule(
         "not-idempotent",
         Answer.BLOCKED,
         RERUNS,
-        'A requeue, replay or bulk retry of a job not signed idempotent: "yes", unless a '
-        "dedupe_guard is signed.",
         _not_idempotent,
     ),
     Rule(
         "bulk-without-count",
         Answer.BLOCKED,
         BULK,
-        "A bulk retry without --count.",
         _bulk_without_count,
     ),
     Rule(
         "bulk-over-limit",
         Answer.BLOCKED,
         BULK,
-        "A bulk retry whose --count is over bulk_retry_limit (the signed one, else the "
-        "configured default).",
         _bulk_over_limit,
     ),
     Rule(
         "not-business-idempotent",
         Answer.NEEDS_REVIEW,
         REPEATS,
-        'A replay or bulk retry of a job not signed business_idempotent: "yes" (technically '
-        "safe is not business safe).",
         _not_business_idempotent,
     ),
     Rule(
         "no-reconciliation",
         Answer.NEEDS_REVIEW,
         EVERY,
-        "No signed reconciliation: nothing says how the business outcome is confirmed.",
         _signed_text(
             "reconciliation",
             "nothing says how the business outcome is confirmed apart from the job's own report",
@@ -311,22 +296,18 @@ RULES: tuple[Rule, ...] = (
         "ledger-stale",
         Answer.NEEDS_REVIEW,
         EVERY,
-        "The committed ledger is stale against the source.",
         _ledger_stale,
     ),
     Rule(
         "max-retries-unknown",
         Answer.NEEDS_REVIEW,
         EVERY,
-        "max_retries is null in the ledger: the retry bound cannot be proved from the source.",
         _max_retries_unknown,
     ),
     Rule(
         "bulk-approval",
         Answer.NEEDS_REVIEW,
         BULK,
-        "A bulk retry with no approval, or one given by someone other than the signed paging "
-        "owner (an approval is self-reported either way).",
         _bulk_approval,
     ),
 )

@@ -15,8 +15,8 @@ from pytest_jobledger.baseline import Baseline, Entry, apply_baseline
 from pytest_jobledger.cli import main
 from pytest_jobledger.config import load_config
 from pytest_jobledger.findings import Check, Finding, GateResult, Kind
-from pytest_jobledger.gate import evaluate
-from pytest_jobledger.reporters.runbook import blockers, with_runbook_status
+from pytest_jobledger.reporters.runbook import blockers
+from pytest_jobledger.session import Session, evaluate
 
 from ._project import BASELINE, CAPTURE, RECEIPT, legacy
 
@@ -148,7 +148,7 @@ def test_the_runbook_item_waits_for_the_baseline(baselined: Path) -> None:
         )
     )
     config = load_config(root=baselined)
-    result = with_runbook_status(evaluate(config), config)
+    result = Session.open(config).fresh_view
     item = next(check for check in result.checks if check.cell == "runbook-fresh")
     assert item.skipped == (
         "the runbook is not rendered while 6 checks fail (6 known in the baseline); each is "

@@ -10,7 +10,7 @@ from repo_files import copy_tracked
 
 from pytest_jobledger.cli import main
 from pytest_jobledger.config import load_config
-from pytest_jobledger.gate import evaluate
+from pytest_jobledger.session import evaluate
 
 REPO = Path(__file__).resolve().parents[2]
 CASES = REPO / "tests" / "cases" / "gate"

@@ -14,7 +14,7 @@ from repo_files import copy_tracked
 from pytest_jobledger.cli import main
 from pytest_jobledger.config import load_config
 from pytest_jobledger.draft.store import read_drafts
-from pytest_jobledger.gate import evaluate
+from pytest_jobledger.session import evaluate
 
 from ._fakes import fake
 

@@ -33,8 +33,7 @@ import pytest
 from repo_files import copy_tracked
 
 from pytest_jobledger.findings import GateResult
-from pytest_jobledger.gate import evaluate
-from pytest_jobledger.reporters.runbook import with_runbook_status
+from pytest_jobledger.session import Session
 
 from ._repo import build_repository, commit_fresh_ledger
 
@@ -56,11 +55,11 @@ def run_case(case: Path, work: Path) -> tuple[GateResult, dict[str, Any]]:
         root = build_repository(case, work, settings)
         base = settings.get("ref", "HEAD~1")
         config = commit_fresh_ledger(root, expected)
-        return with_runbook_status(evaluate(config, base=base, today=today), config), expected
+        return Session.open(config, base=base, today=today).fresh_view, expected
     root = work / case.name
     copy_tracked(case, root)
     config = commit_fresh_ledger(root, expected)
-    return with_runbook_status(evaluate(config, today=today), config), expected
+    return Session.open(config, today=today).fresh_view, expected
 
 
 @pytest.mark.parametrize("case", CASE_DIRS, ids=[path.name for path in CASE_DIRS])

@@ -10,7 +10,8 @@ import pytest
 from repo_files import copy_tracked
 
 from pytest_jobledger.config import load_config
-from pytest_jobledger.gate.committed import COMMITTED, FRESH, read_snapshot
+from pytest_jobledger.gate.committed import COMMITTED, FRESH
+from pytest_jobledger.session import Session
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -27,7 +28,7 @@ def sha(path: Path) -> str:
 
 
 def test_the_hashes_are_of_the_bytes_read(shop: Path) -> None:
-    snapshot = read_snapshot(load_config(root=shop))
+    snapshot = Session.open(load_config(root=shop)).committed_view
     assert snapshot.origin == COMMITTED
     assert snapshot.stale is None
     assert snapshot.ledger_sha256 == sha(shop / "generated" / "job_ledger.json")
@@ -38,7 +39,7 @@ def test_the_hashes_are_of_the_bytes_read(shop: Path) -> None:
 def test_the_committed_ledger_is_what_is_joined_even_when_stale(shop: Path) -> None:
     tasks = shop / "src" / "acme_shop" / "billing" / "tasks.py"
     tasks.write_text(tasks.read_text().replace("max_retries=5", "max_retries=9"))
-    snapshot = read_snapshot(load_config(root=shop))
+    snapshot = Session.open(load_config(root=shop)).committed_view
     assert snapshot.stale == "acme_shop.billing.tasks.capture_invoice: max_retries 5 -> 9"
     row = snapshot.joined("acme_shop.billing.tasks.capture_invoice")
     assert row is not None
@@ -47,7 +48,7 @@ def test_the_committed_ledger_is_what_is_joined_even_when_stale(shop: Path) -> N
 
 def test_a_committed_file_that_is_not_a_ledger_is_stale_and_the_code_is_read(shop: Path) -> None:
     (shop / "generated" / "job_ledger.json").write_text("[]\n")
-    snapshot = read_snapshot(load_config(root=shop))
+    snapshot = Session.open(load_config(root=shop)).committed_view
     assert snapshot.origin == FRESH
     assert snapshot.stale == (
         "generated/job_ledger.json cannot be read as a ledger: it is JSON but not a ledger "
@@ -58,7 +59,7 @@ def test_a_committed_file_that_is_not_a_ledger_is_stale_and_the_code_is_read(sho
 
 def test_no_committed_ledger_is_not_stale(shop: Path) -> None:
     (shop / "generated" / "job_ledger.json").unlink()
-    snapshot = read_snapshot(load_config(root=shop))
+    snapshot = Session.open(load_config(root=shop)).committed_view
     assert (snapshot.origin, snapshot.stale) == (FRESH, None)
     assert snapshot.ledger_sha256 == hashlib.sha256(snapshot.ledger.dumps().encode()).hexdigest()
 
@@ -66,7 +67,7 @@ def test_no_committed_ledger_is_not_stale(shop: Path) -> None:
 def test_an_overlay_that_does_not_parse_is_still_hashed(shop: Path) -> None:
     overlay = shop / "overlays" / "job_policy.yaml"
     overlay.write_text("jobs: [\n")
-    snapshot = read_snapshot(load_config(root=shop))
+    snapshot = Session.open(load_config(root=shop)).committed_view
     assert snapshot.overlay is None
     assert snapshot.overlay_error is not None
     assert snapshot.overlay_sha256 == sha(overlay)

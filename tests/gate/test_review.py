@@ -209,10 +209,12 @@ def test_a_symlink_at_the_base_is_not_followed(repo: Path) -> None:
 def test_a_hostile_ledger_at_the_base_is_a_reason_not_a_crash(repo: Path, text: str) -> None:
     """Issue 27: the base's committed ledger is read through the strict JSON reader too."""
     from pytest_jobledger.config import load_config
-    from pytest_jobledger.gate.review import read_base
+    from pytest_jobledger.session import read_base
 
     (repo / "generated" / "job_ledger.json").write_text(text)
     run_git("add", "-A", cwd=repo)
     run_git("commit", "-q", "-m", "hostile ledger", cwd=repo)
-    with pytest.raises(git.GitUnavailable, match="is not a ledger jobledger can read"):
-        read_base(load_config(root=repo), "HEAD")
+    reading = read_base(load_config(root=repo), "HEAD")
+    assert reading.base is None
+    assert reading.reason is not None
+    assert "is not a ledger jobledger can read" in reading.reason

@@ -13,10 +13,10 @@ from repo_files import copy_tracked
 from reporters.runbook._inert import foreign_markup
 
 from pytest_jobledger.config import load_config
-from pytest_jobledger.gate import evaluate
 from pytest_jobledger.github.context import GitHubContext, changed_lines
 from pytest_jobledger.github.runbook import changed_jobs, runbook_section
 from pytest_jobledger.github.summary import append_summary
+from pytest_jobledger.session import evaluate
 
 REPO = Path(__file__).resolve().parents[2]
 HOMEGROWN = REPO / "examples" / "homegrown"

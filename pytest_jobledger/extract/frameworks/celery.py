@@ -54,7 +54,6 @@ CELERY = Framework(
         "celery.app.Task": "celery.Task",
     },
     instance_classes=frozenset({"celery.Celery"}),
-    task_bases=frozenset({"celery.Task", "celery.Celery().Task"}),
     register_methods=frozenset({"celery.Celery().register_task"}),
     class_rules=TASK,
 )

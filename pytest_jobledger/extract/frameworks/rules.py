@@ -87,7 +87,6 @@ class Framework:
     canonical: Mapping[str, str] = field(default_factory=dict)
     #: Calls that create an app object whose methods register jobs (``Celery(...)``).
     instance_classes: frozenset[str] = frozenset()
-    #: Class-based jobs: bases that make a class a task, and methods that register one.
-    task_bases: frozenset[str] = frozenset()
+    #: Class-based jobs: methods that register one.
     register_methods: frozenset[str] = frozenset()
     class_rules: Rules | None = None

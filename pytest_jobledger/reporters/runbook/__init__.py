@@ -9,17 +9,26 @@
 
 from __future__ import annotations
 
-from .build import anchor_for, build_runbook
+from .build import anchor_for, blockers, build_runbook
 from .model import DraftNote, Runbook
-from .publish import FORMATS, blockers, render_runbook, runbook_status, with_runbook_status
+from .publish import (
+    FORMATS,
+    CommittedRunbook,
+    read_committed_runbook,
+    render_runbook,
+    runbook_status,
+    with_runbook_status,
+)
 
 __all__ = [
     "FORMATS",
+    "CommittedRunbook",
     "DraftNote",
     "Runbook",
     "anchor_for",
     "blockers",
     "build_runbook",
+    "read_committed_runbook",
     "render_runbook",
     "runbook_status",
     "with_runbook_status",

@@ -9,9 +9,10 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Mapping, Sequence
+from typing import TypeGuard
 
 from ...config import Config
-from ...findings import Check, GateResult, JoinedJob, Kind
+from ...findings import STATUS_JOB, Check, Finding, GateResult, JoinedJob, Kind
 from ...ledger.model import RESOLVED_FIELDS
 from .defaults import DEFAULTS, documented_default
 from .model import (
@@ -60,9 +61,14 @@ def build_runbook(
     drafts: Mapping[str, DraftNote] | None = None,
 ) -> Runbook:
     """The runbook of one gate run. Publishing (``preview=False``) is for a run where nothing
-    blocks (see :func:`.publish.blockers`); a publish build that meets a marker raises."""
-    if not preview and any(check.finding or check.skipped for check in result.checks):
-        raise ValueError("checks fail, so the runbook is not published; see publish.blockers")
+    blocks (:func:`blockers`, the one refusal rule); a publish build that meets a blocker raises.
+
+    A warning (a review to do after a change) or a skipped status item (no base to compare with)
+    does not block, and is not on the page either: the page says what was signed, and it must
+    not depend on the base or the day a run compared with.
+    """
+    if not preview and blockers(result):
+        raise ValueError("checks fail, so the runbook is not published; see blockers")
     inputs = result.inputs
     anchors = _anchors([row.job.id for row in result.jobs])
     shown = {(check.job, check.cell) for row in result.jobs for check in row.checks}
@@ -73,7 +79,7 @@ def build_runbook(
     blocking = tuple(
         check.finding
         for check in result.checks
-        if check.finding is not None and (check.job, check.cell) not in shown
+        if _blocks(check.finding) and (check.job, check.cell) not in shown
     )
     used = {value.default for job in jobs for value in job.ledger if value.default is not None}
     return Runbook(
@@ -86,6 +92,30 @@ def build_runbook(
         defaults=tuple(row for row in DEFAULTS if row in used),
         blocking=blocking,
     )
+
+
+def blockers(result: GateResult) -> tuple[Check, ...]:
+    """Every check that keeps the runbook from being published: every one that fails the gate,
+    and every cell that could not be judged (unsigned work too).
+
+    A baselined failure (a notice) blocks too: the page waits until the baseline is empty. A
+    warning (a review to do) does not fail the gate, and a skipped status item had nothing to
+    judge (no base to review against; the runbook's own freshness while other checks fail), so
+    neither blocks.
+    """
+    return tuple(
+        check
+        for check in result.checks
+        if not check.passed
+        or (check.skipped is not None and check.job != STATUS_JOB)
+        # A baselined failure passes the gate, but a page is never published over known debt.
+        or (check.finding is not None and check.finding.baselined)
+    )
+
+
+def _blocks(finding: Finding | None) -> TypeGuard[Finding]:
+    """A finding the page shows: one that fails the gate or is known debt, never a warning."""
+    return finding is not None and (finding.level.fails or finding.baselined)
 
 
 def _job_page(
@@ -125,7 +155,7 @@ def _job_page(
     findings = tuple(
         check.finding
         for check in row.checks
-        if check.finding is not None and check.cell not in cell_names
+        if _blocks(check.finding) and check.cell not in cell_names
     )
     purpose = next((cell for cell in policy if cell.cell == PURPOSE), None)
     draft = drafts.get(job.id) if purpose is None or purpose.state != SIGNED else None
@@ -182,10 +212,14 @@ def _cells(row: JoinedJob, config: Config) -> list[PolicyCell]:
             cells.append(PolicyCell(name, state, check.path, check.line, finding=check.finding))
         else:
             value = written.value if written is not None else None
-            if not isinstance(value, str):  # the gate passed it, so it is text; never guess
-                raise ValueError(f"{row.job.id}::{name} passed the gate without a text value")
-            cells.append(PolicyCell(name, SIGNED, check.path, check.line, value=value))
+            cells.append(PolicyCell(name, SIGNED, check.path, check.line, value=_answer(value)))
     return cells
+
+
+def _answer(value: object) -> str:
+    """A signed cell's answer as the page writes it. The gate passed it, so it is text, a whole
+    number (``bulk_retry_limit: 100``, written as its digits) or a day (``reviewed_on``)."""
+    return value if isinstance(value, str) else str(value)
 
 
 def _group(group_by: str, row: JoinedJob, policy: Sequence[PolicyCell]) -> str | None:

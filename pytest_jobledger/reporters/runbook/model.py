@@ -26,7 +26,6 @@ UNSIGNED = "unsigned"
 INVALID = "invalid"
 NOT_JUDGED = "not-judged"
 """The overlay could not be read, so the gate could not judge the cell."""
-STATES = (SIGNED, OPTIONAL, UNSIGNED, INVALID, NOT_JUDGED)
 
 PURPOSE = "purpose_accepted"
 

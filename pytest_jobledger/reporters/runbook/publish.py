@@ -1,51 +1,32 @@
 """When the runbook may be published, what it says, and whether the committed page says it too.
 
-- :func:`blockers` is the one refusal rule: ``jobledger render`` writes nothing, and the
+- :func:`~.build.blockers` is the one refusal rule: ``jobledger render`` writes nothing, and the
   runbook-fresh item is not judged, while any check fails or could not be judged (status items
   included: a stale ledger or an unreadable overlay is unsigned work too).
 - :func:`render_runbook` is the page's text in either format.
 - :func:`with_runbook_status` adds ``jobledger-status::runbook-fresh`` to a gate result when
-  ``runbook`` is configured. ``pytest --jobledger`` and ``jobledger check`` both call it, so they
-  cannot disagree about the page.
+  ``runbook`` is configured, against the page the session read (:func:`read_committed_runbook`).
+  The session's fresh view is what ``pytest --jobledger`` and ``jobledger check`` both report,
+  so they cannot disagree about the page.
 """
 
 from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
+from dataclasses import dataclass
 
 from ...config import Config
-from ...findings import STATUS_JOB, Check, GateResult, Kind
-from ...ledger.diff import first_difference
+from ...findings import STATUS_JOB, Check, GateResult, Kind, Status
+from ...ledger.diff import stale_line
 from ...paths import read_regular
-from ...text import checked_out
 from . import page
-from .build import build_runbook
+from .build import blockers, build_runbook
 from .model import DraftNote
 
-RUNBOOK_STATUS = "runbook-fresh"
 FORMATS: tuple[str, ...] = ("markdown", "json")
 #: A committed runbook larger than this is not read (a page for 4,000 jobs is a few MiB).
 MAX_RUNBOOK_BYTES = 64 * 1024 * 1024
-
-
-def blockers(result: GateResult) -> tuple[Check, ...]:
-    """Every check that keeps the runbook from being published: every one that fails the gate,
-    and every cell that could not be judged (unsigned work too).
-
-    A baselined failure (a notice) blocks too: the page waits until the baseline is empty. A
-    warning (a review to do) does not fail the gate, and a skipped status item had nothing to
-    judge (no base to review against; the runbook's own freshness while other checks fail), so
-    neither blocks.
-    """
-    return tuple(
-        check
-        for check in result.checks
-        if not check.passed
-        or (check.skipped is not None and check.job != STATUS_JOB)
-        # A baselined failure passes the gate, but a page is never published over known debt.
-        or (check.finding is not None and check.finding.baselined)
-    )
 
 
 def render_runbook(
@@ -62,8 +43,29 @@ def render_runbook(
     return page.render(book) if fmt == "markdown" else book.dumps()
 
 
-def runbook_status(result: GateResult, config: Config) -> Check | None:
-    """The runbook-fresh item for ``result``, or ``None`` when no runbook is configured."""
+@dataclass(frozen=True)
+class CommittedRunbook:
+    """The committed runbook as the session read it: its text (``None``: no file), or why it
+    cannot be read."""
+
+    text: str | None = None
+    unreadable: str | None = None
+
+
+def read_committed_runbook(config: Config) -> CommittedRunbook:
+    """The configured runbook's text (read once, by the session), or why it cannot be read."""
+    try:
+        raw = read_regular(config.runbook_path, root=config.root, limit=MAX_RUNBOOK_BYTES)
+    except FileNotFoundError:
+        return CommittedRunbook()
+    except OSError as error:
+        return CommittedRunbook(unreadable=f"cannot be read ({error.strerror or error})")
+    return CommittedRunbook(text=raw.decode("utf-8", errors="replace"))
+
+
+def runbook_status(result: GateResult, config: Config, committed: CommittedRunbook) -> Check | None:
+    """The runbook-fresh item for ``result`` against the ``committed`` page, or ``None`` when
+    no runbook is configured."""
     if config.runbook is None:
         return None
     display = config.display(config.runbook_path)
@@ -71,9 +73,8 @@ def runbook_status(result: GateResult, config: Config) -> Check | None:
     if blocking:
         count = len(blocking)
         known = sum(1 for c in blocking if c.finding is not None and c.finding.baselined)
-        return Check(
-            STATUS_JOB,
-            RUNBOOK_STATUS,
+        return Check.status(
+            Status.RUNBOOK,
             display,
             1,
             skipped=(
@@ -88,7 +89,7 @@ def runbook_status(result: GateResult, config: Config) -> Check | None:
     def stale(line: int, detail: str) -> Check:
         return Check.status_failed(
             Kind.RUNBOOK_STALE,
-            RUNBOOK_STATUS,
+            Status.RUNBOOK,
             display,
             line,
             f"The committed runbook {display} {detail}. It is rendered from the ledger and the "
@@ -96,23 +97,21 @@ def runbook_status(result: GateResult, config: Config) -> Check | None:
             "is fixed in the code or the overlay, never in the page.",
         )
 
-    try:
-        raw = read_regular(config.runbook_path, root=config.root, limit=MAX_RUNBOOK_BYTES)
-    except FileNotFoundError:
+    if committed.unreadable is not None:
+        return stale(1, committed.unreadable)
+    if committed.text is None:
         return stale(1, "does not exist yet")
-    except OSError as error:
-        return stale(1, f"cannot be read ({error.strerror or error})")
-    committed = raw.decode("utf-8", errors="replace")
-    committed = checked_out(committed)
-    if committed == expected:
-        return Check(STATUS_JOB, RUNBOOK_STATUS, display, 1)
-    line = first_difference(committed, expected)
+    line = stale_line(committed.text, expected)
+    if line is None:
+        return Check.status(Status.RUNBOOK, display, 1)
     return stale(line, f"differs from a fresh render (first difference at line {line})")
 
 
-def with_runbook_status(result: GateResult, config: Config) -> GateResult:
+def with_runbook_status(
+    result: GateResult, config: Config, committed: CommittedRunbook
+) -> GateResult:
     """``result`` with the runbook-fresh item after the other status items (when configured)."""
-    status = runbook_status(result, config)
+    status = runbook_status(result, config, committed)
     if status is None:
         return result
     checks = result.checks

@@ -9,10 +9,10 @@ from repo_files import copy_tracked
 
 from pytest_jobledger.config import load_config
 from pytest_jobledger.findings import GateResult
-from pytest_jobledger.gate import evaluate
 from pytest_jobledger.reporters.runbook import blockers, build_runbook, render_runbook
 from pytest_jobledger.reporters.runbook.build import anchor_for
 from pytest_jobledger.reporters.runbook.defaults import DEFAULTS, documented_default
+from pytest_jobledger.session import evaluate
 
 REPO = Path(__file__).resolve().parents[3]
 PARTLY = REPO / "tests" / "cases" / "runbook" / "partly_signed"

@@ -1,0 +1,319 @@
+"""One reading of the project: every command and presenter sees the same joined truth.
+
+A command gets its inputs in one sentence: it opens a :class:`Session` with the configuration
+(``Session.open(config, base=..., today=...)``), which reads everything once, with the
+configuration's own limits, and asks it for a view.
+
+What is read: the fresh ledger (an extraction of the code), the committed ledger (CRLF line
+endings undone, so a Windows checkout is not stale), the overlay, the owners roster, the base's
+ledger and overlay (with git, through the same parsers as the tree's), the baseline, the drafts,
+and today (``JOBLEDGER_TODAY`` honoured everywhere). The views:
+
+- :attr:`Session.fresh_view`: the gate over the code as it is now, with the runbook-fresh item,
+  for ``check``, ``pytest --jobledger``, ``render``, ``baseline``, ``draft`` and the GitHub
+  presenter;
+- :attr:`Session.committed_view`: the committed ledger joined with the same overlay, roster and
+  day, for ``list``, ``show`` and ``verdict``;
+- :meth:`Session.changes`: what changed since the base, for ``diff``.
+
+A reading's failure is a located finding (a status item) or a located error the command prints
+(exit 2), never an exception out of a presenter. ``gate/`` below this only joins what it is given.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime
+import hashlib
+from dataclasses import dataclass
+from functools import cached_property
+
+from . import git
+from .baseline import (
+    BaseBaseline,
+    Baseline,
+    apply_baseline,
+    base_entries,
+    held_by_base,
+    read_baseline,
+    unreadable_base,
+)
+from .baseline.store import MAX_BASELINE_BYTES
+from .config import Config
+from .draft.store import Draft, DraftsError, read_drafts
+from .errors import JobledgerError, OverlayError
+from .findings import ChangeReport, GateResult
+from .gate import CommittedLedger, Readings, judge
+from .gate.changes import build_report
+from .gate.committed import Snapshot, committed_view
+from .gate.readings import BaseReading
+from .gate.review import Base
+from .gate.today import resolve_today
+from .ledger.model import Ledger
+from .ledger.store import committed_bytes, parse_ledger
+from .overlay.model import Overlay
+from .overlay.reader import parse_overlay, read_overlay_bytes
+from .overlay.roster import Roster, load_roster
+from .readers import Unreadable, decode_utf8
+from .reporters.runbook import read_committed_runbook, with_runbook_status
+from .trace import trace
+
+#: A committed ledger of 100,000 jobs is about 60 MB; past this the base's is not read.
+MAX_BASE_LEDGER_BYTES = 64 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class Session:
+    """The project as read once, and the views every command and presenter asks for."""
+
+    config: Config
+    readings: Readings
+    #: The baseline file (``None``: no file, or a session that judges without it).
+    known: Baseline | None = None
+    use_baseline: bool = True
+
+    @classmethod
+    def open(
+        cls,
+        config: Config,
+        *,
+        base: str | None = None,
+        today: datetime.date | None = None,
+        ledger: Ledger | None = None,
+        baseline: bool = True,
+    ) -> Session:
+        """Read the project once.
+
+        ``base`` is the git ref review-after-change and ``diff`` compare with; ``today`` dates
+        reviews (default: ``JOBLEDGER_TODAY``, else the machine's date); ``ledger`` replaces the
+        fresh extraction (the xdist controller's, or a test's). Without ``baseline`` the gate is
+        judged as if there were no baseline file (what ``jobledger baseline`` records).
+
+        Only a configuration mistake raises (a corrupt baseline, a malformed ``JOBLEDGER_TODAY``:
+        a located :class:`~pytest_jobledger.errors.JobledgerError`, exit 2), before any work.
+        """
+        trace("session-open")
+        day = today if today is not None else resolve_today(None)
+        # Read first: a corrupt baseline is a located error (exit 2) before any work is done.
+        known = read_baseline(config) if baseline else None
+        if ledger is None:
+            from .extract import extract_ledger  # libcst: only when the code is read
+
+            ledger = extract_ledger(config)
+        overlay, error, digest = read_overlay(config)
+        roster, roster_error = read_roster(config)
+        readings = Readings(
+            fresh=ledger,
+            committed=read_committed(config),
+            overlay=overlay,
+            overlay_error=error,
+            overlay_sha256=digest,
+            today=day,
+            roster=roster,
+            roster_error=roster_error,
+            base=read_base(config, base) if base is not None else None,
+        )
+        return cls(config, readings, known, baseline)
+
+    @property
+    def today(self) -> datetime.date:
+        return self.readings.today
+
+    @cached_property
+    def unbaselined(self) -> GateResult:
+        """The fresh gate as if there were no baseline (what ``jobledger baseline`` records)."""
+        return judge(self.readings, self.config)
+
+    @cached_property
+    def gate(self) -> GateResult:
+        """The fresh gate with the baseline applied (known failures are notices), no runbook.
+
+        With a base, only the entries the base's baseline holds apply; any other fails as its
+        own ``baseline-grown`` item (a pull request cannot vouch for its own failures).
+        """
+        if not self.use_baseline:
+            return self.unbaselined
+        display = self.config.display(self.config.baseline_path)
+        base = self.readings.base
+        known, grown = held_by_base(
+            display,
+            base.ref if base is not None else None,
+            self.known,
+            base.baseline if base is not None else None,
+        )
+        result = apply_baseline(self.unbaselined, known, display)
+        return dataclasses.replace(result, checks=result.checks + grown) if grown else result
+
+    @cached_property
+    def fresh_view(self) -> GateResult:
+        """What ``check``, pytest and the Action report: the gate, and the runbook's freshness
+        when ``runbook`` is configured (so none of them can disagree about the page)."""
+        trace("gate-evaluated")
+        if self.config.runbook is None:
+            return self.gate
+        return with_runbook_status(self.gate, self.config, read_committed_runbook(self.config))
+
+    @cached_property
+    def committed_view(self) -> Snapshot:
+        """The committed ledger joined with the same overlay, roster and day."""
+        return committed_view(self.readings, self.config)
+
+    def changes(self) -> ChangeReport:
+        """What changed since the base, for ``jobledger diff``, or a usage error saying why
+        there is no base (exit 2)."""
+        reading = self.readings.base
+        if reading is None:
+            raise JobledgerError("no base to compare with: no --base was given")
+        if reading.base is None:
+            raise JobledgerError(f"no base to compare with: {reading.reason}")
+        if self.readings.overlay is None:
+            error = self.readings.overlay_error
+            assert error is not None
+            raise error
+        return build_report(reading.base, self.readings.fresh, self.readings.overlay)
+
+    @cached_property
+    def drafts(self) -> dict[str, Draft] | DraftsError:
+        """The drafts file (``render --preview`` shows them), or why it cannot be read."""
+        return read_drafts_file(self.config)
+
+
+def evaluate(
+    config: Config,
+    *,
+    ledger: Ledger | None = None,
+    base: str | None = None,
+    today: datetime.date | None = None,
+    baseline: bool = True,
+) -> GateResult:
+    """The gate of a freshly opened session (without the runbook item): for tests and tools."""
+    return Session.open(config, ledger=ledger, base=base, today=today, baseline=baseline).gate
+
+
+def read_overlay(config: Config) -> tuple[Overlay | None, OverlayError | None, str | None]:
+    """The overlay, with the configured ``max_overlay_bytes``, or why it cannot be used; and the
+    sha256 of the bytes read (``None``: no file), even when they do not parse."""
+    display, limit = config.overlay_display, config.max_overlay_bytes
+    try:
+        raw = read_overlay_bytes(config.overlay_path, display, root=config.root, max_bytes=limit)
+    except OverlayError as exc:
+        return None, exc, None
+    if raw is None:
+        return Overlay(path=display, exists=False), None, None
+    digest = hashlib.sha256(raw).hexdigest()
+    try:
+        overlay = parse_overlay(raw, display, max_bytes=limit)
+    except OverlayError as exc:
+        return None, exc, digest
+    return dataclasses.replace(overlay, sha256=digest), None, digest
+
+
+def read_roster(config: Config) -> tuple[Roster | None, OverlayError | None]:
+    """The owners roster when one is configured, or why it cannot be used."""
+    if config.owners_path is None:
+        return None, None
+    display = config.display(config.owners_path)
+    try:
+        return load_roster(config.owners_path, display, root=config.root), None
+    except OverlayError as exc:
+        return None, exc
+
+
+def read_committed(config: Config) -> CommittedLedger:
+    """The committed ledger: its bytes, its text with line endings normalised, and it parsed."""
+    raw, unreadable = committed_bytes(config.ledger_path, config.root)
+    if raw is None:
+        return CommittedLedger(unreadable=unreadable)
+    try:
+        text = decode_utf8(raw)
+    except Unreadable as exc:
+        line = exc.problem.line
+        reason = f"it is not UTF-8 text (line {line}), so it is not a file jobledger wrote"
+        return CommittedLedger(raw=raw, unreadable=reason)
+    text = text.replace("\r\n", "\n")  # a CRLF checkout of an up-to-date file is up to date
+    ledger, problem = parse_ledger(text)
+    return CommittedLedger(raw=raw, text=text, ledger=ledger, problem=problem)
+
+
+def read_base(config: Config, ref: str) -> BaseReading:
+    """The base's committed ledger, overlay and baseline, read with git (one repository, located
+    from the project root) through the tree's own parsers (the same limits, the same refusals),
+    or the reason there is no base."""
+    trace("base-read")
+    display = config.display(config.baseline_path)
+    try:
+        repository = git.locate(config.root)
+        commit = repository.resolve_commit(ref)
+    except git.GitUnavailable as exc:
+        return BaseReading(ref, None, exc.reason, unreadable_base(ref, exc.reason))
+    baseline = _base_baseline(config, repository, commit, ref, display)
+    try:
+        return BaseReading(ref, _base(config, repository, commit, ref), baseline=baseline)
+    except git.GitUnavailable as exc:
+        return BaseReading(ref, None, exc.reason, baseline)
+
+
+def _base_baseline(
+    config: Config, repository: git.Repository, commit: str, ref: str, display: str
+) -> BaseBaseline:
+    """What the base's baseline file vouches for (none when it has none or is unreadable)."""
+    try:
+        raw = repository.show(commit, config.baseline_path, limit=MAX_BASELINE_BYTES)
+    except git.NotAtCommit:
+        return base_entries(None, ref, display)
+    except git.GitUnavailable as exc:
+        return unreadable_base(ref, exc.reason)
+    return base_entries(raw, ref, display)
+
+
+def _base(config: Config, repository: git.Repository, commit: str, ref: str) -> Base:
+    try:
+        raw = repository.show(commit, config.ledger_path, limit=MAX_BASE_LEDGER_BYTES)
+    except git.NotAtCommit as exc:
+        raise git.GitUnavailable(
+            f"{config.ledger_display} was not committed at {ref} ({commit[:12]}), so there is "
+            "nothing to compare the jobs with"
+        ) from exc
+    ledger: Ledger | None
+    problem: str | None
+    try:
+        text = decode_utf8(raw).replace("\r\n", "\n")
+    except Unreadable:
+        ledger, problem = None, "it is not UTF-8 text"
+    else:
+        ledger, problem = parse_ledger(text)
+    if ledger is None:
+        raise git.GitUnavailable(
+            f"{config.ledger_display} at {ref} is not a ledger jobledger can read ({problem})"
+        )
+    display = config.overlay_display
+    limit = config.max_overlay_bytes
+    try:
+        overlay_raw = repository.show(commit, config.overlay_path, limit=limit)
+    except git.NotAtCommit:
+        overlay = Overlay(path=display, exists=False)  # every entry is new: none is stale
+    else:
+        try:
+            overlay = parse_overlay(overlay_raw, display, max_bytes=limit)
+        except OverlayError as exc:
+            raise git.GitUnavailable(
+                f"{display} at {ref} cannot be read ({exc.message}), so a touched entry cannot "
+                "be told from an untouched one"
+            ) from exc
+        overlay = dataclasses.replace(overlay, sha256=hashlib.sha256(overlay_raw).hexdigest())
+    return Base(ref=ref, commit=commit, ledger=ledger, overlay=overlay)
+
+
+def read_drafts_file(config: Config) -> dict[str, Draft] | DraftsError:
+    """Every draft, or why the drafts file cannot be read (a located error, never a crash: a
+    file nested past the parser's depth is refused like any other malformed file)."""
+    try:
+        return read_drafts(config.drafts_path, root=config.root, display=config.drafts)
+    except DraftsError as exc:
+        return exc
+    except RecursionError:
+        return DraftsError(
+            "the drafts file nests too deeply to be one jobledger wrote; delete it and run "
+            "`jobledger draft` again",
+            path=config.drafts,
+        )
