@@ -112,6 +112,19 @@ class CallSite:
     context: Context
 
 
+@dataclass(frozen=True)
+class Reference:
+    """A name used as a value (``map(app.task, fns)``, ``[app.task][0]``, ``return app.task``,
+    ``getattr(app, "task")``): if it names a job decorator, the registration it makes cannot be
+    followed, and it is reported rather than silently missed. ``target`` is the decorated
+    function's name when the reference sits in a decorator expression."""
+
+    node: cst.BaseExpression
+    line: int
+    context: Context
+    target: str | None = None
+
+
 @dataclass
 class ModuleSummary:
     source: SourceFile
@@ -119,6 +132,7 @@ class ModuleSummary:
     star_imports: list[str] = field(default_factory=list)
     decorated: list[DecoratorSite] = field(default_factory=list)
     calls: list[CallSite] = field(default_factory=list)
+    references: list[Reference] = field(default_factory=list)
     functions: dict[str, FunctionInfo] = field(default_factory=dict)
     classes: dict[str, ClassInfo] = field(default_factory=dict)
 

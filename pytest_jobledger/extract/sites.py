@@ -29,7 +29,15 @@ from .arguments import CallArguments, read
 from .frameworks import FRAMEWORKS
 from .matching import Match, match, spelled_like_a_job
 from .prefilter import Words
-from .records import CallSite, Context, DecoratorSite, FunctionInfo, ModuleSummary, dotted_name
+from .records import (
+    CallSite,
+    Context,
+    DecoratorSite,
+    FunctionInfo,
+    ModuleSummary,
+    Reference,
+    dotted_name,
+)
 from .resolve import ProjectIndex, Ref
 from .rows import RowBuilder, Scope
 from .values import source_text
@@ -162,6 +170,44 @@ class Sites:
             )
             return
         yield self.rows.job(summary, target, summary, site.line, match, ref, registration_args)
+
+    # -- references ---------------------------------------------------------------------------
+
+    def reference(self, summary: ModuleSummary, site: Reference) -> Iterator[Unsupported]:
+        """A job decorator (or a framework's registering method) used as a value: whatever it
+        registers cannot be followed, so the place is reported, never left silent."""
+        node = site.node
+        if self._skipped(node) or self._inside_configured_decorator(summary, site.context):
+            return
+        ref = self.index.resolve_expr(summary, node)
+        target = site.target or "a function"
+        if ref is None:
+            if site.target is not None:  # in a decorator: the name is a decorator's, not data
+                yield from self._local_name(summary, site.line, site.context, node, target)
+            return
+        if ref.refusal is not None:
+            if site.target is not None or any(
+                self.match(candidate) is not None
+                for candidate in self.index.candidates(ref.refusal)
+            ):
+                yield from self._refused(summary, site.line, node, ref, target)
+            return
+        found = self.match(ref)
+        if found is None and not self._is_register_method(ref):
+            return
+        spelled = dotted_name(node) or source_text(node, 40)
+        what = f"the {found.framework} job decorator" if found else "a task registering method"
+        where = f"in the decorator of {site.target}" if site.target else "as a value"
+        yield Unsupported(
+            summary.source.rel_path,
+            site.line,
+            Pattern.DYNAMIC_REGISTRATION,
+            f"{spelled} is {what}, used {where} (passed on, stored, returned, subscripted or "
+            "fetched by getattr) rather than applied to a def, so the parser cannot tell which "
+            "job it registers. Decorate the job's def with it (@"
+            f"{spelled}(...)) or call it on a module-level function (fn = {spelled}(fn)), "
+            "or exclude this file if it registers no job",
+        )
 
     def _local_function(
         self, summary: ModuleSummary, node: cst.BaseExpression, call: cst.Call

@@ -28,6 +28,7 @@ from .records import (
     DecoratorSite,
     FunctionInfo,
     ModuleSummary,
+    Reference,
     dotted_name,
     first_statement,
     replace_context,
@@ -237,6 +238,21 @@ class _Walker:
             twin_decorator = twin_decorators[index] if twin_decorators is not None else None
             line = self._line(decorator, twin_decorator)
             self.summary.decorated.append(DecoratorSite(decorator.decorator, line, target, context))
+            self._decorator_references(decorator.decorator, line, context, target.name)
+
+    def _decorator_references(
+        self, expression: cst.BaseExpression, line: int, context: Context, target: str
+    ) -> None:
+        """A decorator the sites do not follow (``@[app.task][0]``, ``@wrap(app.task)``) may
+        still apply a job decorator: the names in it are references (see :class:`Reference`)."""
+        callee = expression.func if isinstance(expression, cst.Call) else expression
+        if not isinstance(callee, (cst.Name, cst.Attribute)):
+            self._value(expression, line, context, target)
+            return
+        if isinstance(expression, cst.Call):
+            for arg in expression.args:
+                if isinstance(arg.value, (cst.Name, cst.Attribute)):
+                    self.summary.references.append(Reference(arg.value, line, context, target))
 
     def function(self, node: cst.FunctionDef, twin: ast.stmt | None, context: Context) -> None:
         if twin is not None and getattr(twin, "name", None) != node.name.value:
@@ -311,24 +327,24 @@ class _Walker:
                         )
                     else:
                         self._bind_target(target.target, line)
-            self.calls(node.value, line, context)
+            self._assigned(node.value, line, context, at_module)
         elif isinstance(node, cst.AnnAssign):
             if node.value is None:
                 return
             line = self._line(node, twin)
             if at_module and isinstance(node.target, cst.Name):
                 self.summary.bind(node.target.value, Binding("assign", line, value=node.value))
-            self.calls(node.value, line, context)
+            self._assigned(node.value, line, context, at_module)
         elif isinstance(node, cst.AugAssign):
             line = self._line(node, twin)
             if at_module:
                 self._bind_target(node.target, line)
-            self.calls(node.value, line, context)
+            self._value(node.value, line, context)
         elif isinstance(node, cst.Expr):
             self.calls(node.value, self._line(node, twin), context)
         elif isinstance(node, cst.Return):
             if node.value is not None:
-                self.calls(node.value, self._line(node, twin), context)
+                self._value(node.value, self._line(node, twin), context)
         elif isinstance(node, cst.Del):
             if at_module:
                 self._bind_target(node.target, self._line(node, twin))
@@ -378,7 +394,50 @@ class _Walker:
 
     # -- calls -------------------------------------------------------------------------------
 
-    def calls(self, node: cst.BaseExpression, line: int, context: Context) -> None:
+    def _assigned(
+        self, value: cst.BaseExpression, line: int, context: Context, at_module: bool
+    ) -> None:
+        """An assigned value. At module level ``alias = app.task`` and ``job = partial(rq_job,
+        ...)`` are aliases the resolver follows, so those names are not references."""
+        if not at_module:
+            self._value(value, line, context)
+        elif not isinstance(value, (cst.Name, cst.Attribute)):
+            self.calls(value, line, context, alias=True)
+
+    def _value(
+        self, node: cst.BaseExpression, line: int, context: Context, target: str | None = None
+    ) -> None:
+        """An expression whose value is used: a bare name is a reference, anything else is
+        walked for calls and the references inside it."""
+        if isinstance(node, (cst.Name, cst.Attribute)):
+            self.summary.references.append(Reference(node, line, context, target))
+        else:
+            self.calls(node, line, context, target)
+
+    def _getattr(self, node: cst.Call, line: int, context: Context, target: str | None) -> None:
+        """``getattr(app, "task")`` is ``app.task``: recorded as that reference."""
+        if len(node.args) < 2 or any(arg.keyword or arg.star for arg in node.args[:2]):
+            return
+        owner, attribute = node.args[0].value, node.args[1].value
+        if not isinstance(owner, (cst.Name, cst.Attribute)):
+            return
+        if not isinstance(attribute, cst.SimpleString) or attribute.prefix.lower() not in ("", "u"):
+            return
+        text = attribute.evaluated_value
+        if not isinstance(text, str) or not text.isidentifier():
+            return
+        synthetic = cst.Attribute(value=owner, attr=cst.Name(text))
+        self.summary.references.append(Reference(synthetic, line, context, target))
+
+    def calls(
+        self,
+        node: cst.BaseExpression,
+        line: int,
+        context: Context,
+        target: str | None = None,
+        *,
+        alias: bool = False,
+    ) -> None:
         """Calls that may register a job, in the shapes registrations take: the statement's own
         value, calls nested in calls, and elements of literals and comprehensions (a
         comprehension is a loop). Lines of nested calls are the statement's line. Inside a
@@ -391,19 +450,43 @@ class _Walker:
                 registers = isinstance(func, cst.Attribute) and func.attr.value == "register_task"
                 if has_positional or registers or context.in_function:
                     self.summary.calls.append(CallSite(node, line, context))
-            if isinstance(node.func, cst.Call):
-                self.calls(node.func, line, context)
+            if isinstance(func, cst.Name) and func.value == "getattr":
+                self._getattr(node, line, context, target)
+            if not isinstance(node.func, (cst.Name, cst.Attribute)):
+                self.calls(node.func, line, context, target)
+            # the decorator ``functools.partial`` wraps at module level is an alias (resolve.py)
+            skip = alias and dotted_name(node.func) in ("partial", "functools.partial")
             for arg in node.args:
-                self.calls(arg.value, line, context)
+                if skip and not arg.keyword and not arg.star:
+                    skip = False
+                    if isinstance(arg.value, (cst.Name, cst.Attribute)):
+                        continue
+                self._value(arg.value, line, context, target)
         elif isinstance(node, (cst.List, cst.Tuple, cst.Set)):
             for element in node.elements:
-                self.calls(element.value, line, context)
-        elif isinstance(node, (cst.ListComp, cst.SetComp, cst.GeneratorExp)):
-            self.calls(node.elt, line, replace_context(context, in_loop=True))
-        elif isinstance(node, cst.DictComp):
-            self.calls(node.value, line, replace_context(context, in_loop=True))
+                self._value(element.value, line, context, target)
+        elif isinstance(node, (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)):
+            looped = replace_context(context, in_loop=True)
+            self._value(node.value if isinstance(node, cst.DictComp) else node.elt, line, looped)
+            clause: cst.CompFor | None = node.for_in
+            while clause is not None:
+                self._value(clause.iter, line, looped, target)
+                clause = clause.inner_for_in
         elif isinstance(node, cst.Dict):
             for item in node.elements:
-                self.calls(item.value, line, context)
+                self._value(item.value, line, context, target)
         elif isinstance(node, cst.Await):
-            self.calls(node.expression, line, context)
+            self.calls(node.expression, line, context, target)
+        elif isinstance(node, cst.Subscript):
+            self._value(node.value, line, context, target)
+        elif isinstance(node, cst.IfExp):
+            self._value(node.body, line, context, target)
+            self._value(node.orelse, line, context, target)
+        elif isinstance(node, cst.BooleanOperation):
+            self._value(node.left, line, context, target)
+            self._value(node.right, line, context, target)
+        elif isinstance(node, (cst.StarredElement, cst.NamedExpr)):
+            self._value(node.value, line, context, target)
+        elif isinstance(node, cst.Lambda):
+            inner = replace_context(context, in_function=(*context.in_function, "<lambda>"))
+            self._value(node.body, line, inner, target)
