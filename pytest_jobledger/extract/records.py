@@ -32,6 +32,9 @@ class Context:
     in_function: tuple[str, ...] = ()
     in_loop: bool = False
     classes: tuple[str, ...] = ()
+    #: The parameter names of the enclosing functions: inside a declared decorator, a
+    #: registration of one of them (``shared_task(fn)``) registers the function it decorates.
+    params: frozenset[str] = frozenset()
 
 
 def _docstring_of(first: cst.CSTNode | None) -> str | None:
@@ -101,6 +104,9 @@ class DecoratorSite:
     line: int
     target: FunctionInfo | ClassInfo
     context: Context
+    #: For a def nested in a function: the names its body reads (a declared decorator's inner
+    #: ``runner`` that calls ``fn`` wraps the function it decorates).
+    reads: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -156,9 +162,11 @@ def replace_context(
     in_function: tuple[str, ...] | None = None,
     in_loop: bool | None = None,
     classes: tuple[str, ...] | None = None,
+    params: frozenset[str] | None = None,
 ) -> Context:
     return Context(
         in_function=context.in_function if in_function is None else in_function,
         in_loop=context.in_loop if in_loop is None else in_loop,
         classes=context.classes if classes is None else classes,
+        params=context.params if params is None else params,
     )

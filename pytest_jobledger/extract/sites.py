@@ -106,6 +106,10 @@ class Sites:
                 yield from self._refused(summary, site.line, callee, ref, site.target.name)
             return
         if self._inside_configured_decorator(summary, site.context):
+            if not site.reads & site.context.params:  # registers something it does not wrap
+                yield self._not_the_decorated(
+                    summary, site.line, site.context, match, site.target.name
+                )
             return
         problem = self._context_problem(summary, site.line, site.context, match, site.target.name)
         if problem is not None:
@@ -150,10 +154,16 @@ class Sites:
             ]
         else:
             return
-        if not positional or self._inside_configured_decorator(summary, site.context):
+        if not positional:
             return
         target_node = positional[0].value
         label = source_text(target_node, 40)
+        if self._inside_configured_decorator(summary, site.context):
+            # the declared decorator's implementation registers a parameter (the function it
+            # decorates); registering anything else hides a job in its body
+            if not (isinstance(target_node, cst.Name) and target_node.value in site.context.params):
+                yield self._not_the_decorated(summary, site.line, site.context, match, label)
+            return
         problem = self._context_problem(summary, site.line, site.context, match, label)
         if problem is not None:
             yield problem
@@ -340,6 +350,24 @@ class Sites:
             )
         yield self.rows.build(
             owner, target.klass, summary, site.line, match, read(match.rules, arguments)
+        )
+
+    def _not_the_decorated(
+        self, summary: ModuleSummary, line: int, context: Context, match: Match, name: str
+    ) -> Unsupported:
+        """A registration in a declared decorator's body of something other than the function
+        it decorates: a factory's job, which exists only when the factory runs."""
+        qualname = f"{summary.source.module}.{context.in_function[0]}"
+        where = ".".join(context.in_function)
+        return Unsupported(
+            summary.source.rel_path,
+            line,
+            Pattern.FACTORY_REGISTRATION,
+            f"{match.decorator} registers {name} inside {where}(), the body of the declared "
+            f"decorator {qualname}, but {name} is not the function {qualname} decorates (none "
+            "of its parameters), so the job only exists when that function runs and the parser "
+            "cannot know its id or arguments. Register the job at module level, or exclude this "
+            "file if it is not a real job",
         )
 
     def _context_problem(

@@ -71,6 +71,19 @@ def _import_target(node: cst.ImportFrom, package: str) -> str | None:
     return ".".join([*base, module] if module else base)
 
 
+def _reads(node: cst.FunctionDef | cst.ClassDef) -> frozenset[str]:
+    """The names a nested definition's body reads; walked only for a decorated def inside a
+    function, which is rare, so the generic visitor's cost does not matter here."""
+    found: set[str] = set()
+
+    class _Collect(cst.CSTVisitor):
+        def visit_Name(self, name: cst.Name) -> None:
+            found.add(name.value)
+
+    node.body.visit(_Collect())
+    return frozenset(found)
+
+
 class _Misaligned(Exception):
     """The libcst and ast trees disagree; line numbers are taken from libcst instead."""
 
@@ -234,10 +247,13 @@ class _Walker:
         twin_decorators = getattr(twin, "decorator_list", None)
         if twin_decorators is not None and len(twin_decorators) != len(node.decorators):
             raise _Misaligned
+        reads = _reads(node) if context.in_function and node.decorators else frozenset()
         for index, decorator in enumerate(node.decorators):
             twin_decorator = twin_decorators[index] if twin_decorators is not None else None
             line = self._line(decorator, twin_decorator)
-            self.summary.decorated.append(DecoratorSite(decorator.decorator, line, target, context))
+            self.summary.decorated.append(
+                DecoratorSite(decorator.decorator, line, target, context, reads)
+            )
             self._decorator_references(decorator.decorator, line, context, target.name)
 
     def _decorator_references(
@@ -266,9 +282,15 @@ class _Walker:
         if not context.in_function and not context.classes:
             self.summary.bind(name, Binding("def", line))
         self._decorators(node, twin, info, context)
+        params = node.params
+        own = [*params.posonly_params, *params.params, *params.kwonly_params]
+        for extra in (params.star_arg, params.star_kwarg):
+            if isinstance(extra, cst.Param):
+                own.append(extra)
         inner = replace_context(
             context,
             in_function=(*context.in_function, qualpath if not context.in_function else name),
+            params=context.params | {param.name.value for param in own},
         )
         self.block(_suite(node.body), getattr(twin, "body", None), inner)
 
