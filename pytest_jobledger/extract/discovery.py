@@ -273,11 +273,13 @@ def iter_source_files(
             rel_dir = "" if rel_dir == "." else rel_dir
             package_dirs[rel_dir] = "__init__.py" in filenames
             excludes.enter(rel_dir, filenames)
+            in_package = package_dirs[rel_dir]
             dirnames[:] = sorted(
                 d
                 for d in dirnames
                 if _nameable(rel_dir, d, on_problem)
                 and not excludes.excluded(_join(rel_dir, d), is_dir=True)
+                and (in_package or tool_folder(Path(dirpath) / d) is None)
             )
             for name in sorted(filenames):
                 if not name.endswith(".py") or not _nameable(rel_dir, name, on_problem):
@@ -287,6 +289,49 @@ def iter_source_files(
                     continue
                 seen.add(rel)
                 yield _source_file(root, rel, package_dirs)
+
+
+#: The first line of a cache folder's ``CACHEDIR.TAG`` (https://bford.info/cachedir/).
+_CACHEDIR_SIGNATURE = b"Signature: 8a477f597d28d172789f06886806bc55"
+_BUILD_OUTPUTS = frozenset({"build", "dist"})
+
+
+def tool_folder(folder: Path) -> str | None:
+    """What a folder outside any package is, when it is something tools write rather than
+    source: ``"a virtualenv"`` (it holds ``pyvenv.cfg`` or ``conda-meta/``), ``"a cache"`` (a
+    ``CACHEDIR.TAG`` with the standard signature) or ``"a build output"`` (named ``build`` or
+    ``dist``); ``None`` otherwise. A folder that is a package, or that holds one directly, is
+    source whatever it holds or is named: ``src/acme_shop/build/`` with its ``__init__.py`` is
+    scanned, and a stray ``pyvenv.cfg`` in ``src/`` hides nothing. The walker asks only about
+    folders whose parent is not a package (a package's subfolder is importable), so this costs a
+    few ``stat`` calls for each of those and nothing inside packages."""
+    what: str | None = None
+    if folder.name in _BUILD_OUTPUTS:
+        what = "a build output"
+    elif (folder / "pyvenv.cfg").is_file() or (folder / "conda-meta").is_dir():
+        what = "a virtualenv"
+    elif _tagged_cache(folder / "CACHEDIR.TAG"):
+        what = "a cache"
+    if what is None or (folder / "__init__.py").is_file():
+        return None
+    try:
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                if entry.is_dir(follow_symlinks=False) and os.path.isfile(
+                    os.path.join(entry.path, "__init__.py")
+                ):
+                    return None  # it holds a package: source, not a tool's output
+    except OSError:
+        return None  # the walk lists it and reports what it cannot list
+    return what
+
+
+def _tagged_cache(tag: Path) -> bool:
+    """Read as any file of the tree is (never a FIFO or device): the tag is a few bytes."""
+    try:
+        return read_regular(tag, limit=4096).startswith(_CACHEDIR_SIGNATURE)
+    except (OSError, ValueError):
+        return False
 
 
 def _under_excluded(root: Path, rel: str, excludes: Excludes) -> bool:

@@ -11,7 +11,12 @@ import pytest
 
 from pytest_jobledger.config import DEFAULT_EXCLUDE, load_config
 from pytest_jobledger.extract import extract_ledger
-from pytest_jobledger.extract.discovery import is_excluded, iter_source_files, module_name
+from pytest_jobledger.extract.discovery import (
+    is_excluded,
+    iter_source_files,
+    module_name,
+    tool_folder,
+)
 from pytest_jobledger.ledger.model import Pattern
 
 
@@ -45,7 +50,7 @@ def test_module_names(path: str, packages: set[str], expected: tuple[str, bool])
         (".venv", True, True),
         ("src/pkg/__pycache__", True, True),
         ("node_modules", True, True),
-        ("build", True, True),
+        ("build", True, False),  # a build output is recognised by what it holds (tool_folder)
         ("src/builder.py", False, False),
     ],
 )
@@ -177,3 +182,30 @@ def test_exclude_patterns_mean_what_they_mean_in_gitignore(
     patterns: tuple[str, ...], path: str, excluded: bool
 ) -> None:
     assert is_excluded(path, patterns) is excluded
+
+
+def test_tool_folders_are_known_by_what_they_hold_and_never_hide_a_package(tmp_path: Path) -> None:
+    """A stray ``pyvenv.cfg`` or ``CACHEDIR.TAG`` (or a FIFO so named) hides no package; a real
+    virtualenv of any name is skipped."""
+    (tmp_path / "src" / "shop").mkdir(parents=True)
+    (tmp_path / "src" / "shop" / "__init__.py").write_text("")
+    (tmp_path / "src" / "shop" / "tasks.py").write_text("")
+    (tmp_path / "src" / "pyvenv.cfg").write_text("home = /usr/bin\n")
+    (tmp_path / "envs" / "py312" / "lib").mkdir(parents=True)
+    (tmp_path / "envs" / "py312" / "pyvenv.cfg").write_text("home = /usr/bin\n")
+    (tmp_path / "envs" / "py312" / "lib" / "celery.py").write_text("")
+    (tmp_path / "scratch").mkdir()
+    (tmp_path / "scratch" / "job.py").write_text("")
+    os.mkfifo(tmp_path / "scratch" / "CACHEDIR.TAG")
+    (tmp_path / "untagged").mkdir()
+    (tmp_path / "untagged" / "CACHEDIR.TAG").write_text("not the signature\n")
+    (tmp_path / "untagged" / "job.py").write_text("")
+    files = [f.rel_path for f in iter_source_files(tmp_path, ["."], DEFAULT_EXCLUDE)]
+    assert files == [
+        "scratch/job.py",
+        "src/shop/__init__.py",
+        "src/shop/tasks.py",
+        "untagged/job.py",
+    ]
+    assert tool_folder(tmp_path / "envs" / "py312") == "a virtualenv"
+    assert tool_folder(tmp_path / "src") is None
