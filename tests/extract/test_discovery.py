@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import shutil
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -209,3 +211,36 @@ def test_tool_folders_are_known_by_what_they_hold_and_never_hide_a_package(tmp_p
     ]
     assert tool_folder(tmp_path / "envs" / "py312") == "a virtualenv"
     assert tool_folder(tmp_path / "src") is None
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
+@pytest.mark.parametrize("below", ["", "services/shop"])
+def test_respect_gitignore_never_leaves_out_a_tracked_file(tmp_path: Path, below: str) -> None:
+    """As git: a tracked file stays whatever a .gitignore says; an ignored folder kept for a
+    tracked file gives its tracked files only; an untracked ignored file stays out (real git)."""
+    from pytest_jobledger.config import load_config
+    from pytest_jobledger.extract import extract_ledger
+
+    top = tmp_path / "repo"
+    root = top / below if below else top
+    (root / "app" / "gen").mkdir(parents=True)
+    (root / "pyproject.toml").write_text("[tool.jobledger]\nrespect_gitignore = true\n")
+    (root / ".gitignore").write_text("payouts.py\ngen/\nscratch.py\n")
+    for rel in ("app/tasks.py", "app/payouts.py", "app/gen/refunds.py", "app/gen/local.py"):
+        (root / rel).write_text(SHARED_JOB)
+    (root / "app" / "scratch.py").write_text(SHARED_JOB)
+    prefix = f"{below}/" if below else ""
+    _git(top, "init", "-q")
+    _git(top, "add", "-f", "--", f"{prefix}app")
+    _git(top, "rm", "-q", "--cached", "--", f"{prefix}app/gen/local.py", f"{prefix}app/scratch.py")
+    ledger = extract_ledger(load_config(root=root))
+    assert sorted(job.path for job in ledger.jobs) == [
+        "app/gen/refunds.py",
+        "app/payouts.py",
+        "app/tasks.py",
+    ]
+
+
+def _git(cwd: Path, *args: str) -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
+    subprocess.run(["git", *args], cwd=cwd, env=env, check=True, capture_output=True)
