@@ -98,7 +98,10 @@ class Sites:
             return
         ref = self.index.resolve_expr(summary, callee)
         if ref is None:
-            yield from self._local_name(summary, site.line, site.context, callee, site.target.name)
+            if not site.reads & site.context.params:  # a declared decorator's own use is not
+                yield from self._local_name(  # reported; anything else is
+                    summary, site.line, site.context, callee, site.target.name, declared=True
+                )
             return
         match = self.match(ref)
         if match is None:
@@ -132,7 +135,13 @@ class Sites:
         if ref is None:
             if curried or positional:
                 label = source_text(positional[0].value, 40) if positional else "a function"
-                yield from self._local_name(summary, site.line, site.context, callee, label)
+                handed = positional[0].value if positional else None
+                hands_a_parameter = (
+                    isinstance(handed, cst.Name) and handed.value in site.context.params
+                )
+                yield from self._local_name(
+                    summary, site.line, site.context, callee, label, declared=not hands_a_parameter
+                )
             return
         if not curried and self._is_register_method(ref):
             yield from self._class_registration(summary, site, ref)
@@ -287,11 +296,17 @@ class Sites:
         context: Context,
         callee: cst.BaseExpression,
         target: str,
+        *,
+        declared: bool = False,
     ) -> Iterator[Unsupported]:
         """Inside a function, a decorator spelled like a job (or an alias of one) whose name is
         not bound at module level is bound in that function (``from .celery import app`` in its
-        body): the registration runs only when the function does. Reported, never dropped."""
-        if not context.in_function or self._inside_configured_decorator(summary, context):
+        body): the registration runs only when the function does. Reported, never dropped.
+        Inside a declared decorator it is reported only with ``declared`` (it registers
+        something other than the function the decorator wraps)."""
+        if not context.in_function:
+            return
+        if not declared and self._inside_configured_decorator(summary, context):
             return
         spelled = dotted_name(callee)
         if spelled is None:

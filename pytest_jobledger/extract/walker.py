@@ -267,8 +267,8 @@ class _Walker:
             return
         if isinstance(expression, cst.Call):
             for arg in expression.args:
-                if isinstance(arg.value, (cst.Name, cst.Attribute)):
-                    self.summary.references.append(Reference(arg.value, line, context, target))
+                if isinstance(arg.value, (cst.Name, cst.Attribute)):  # data, not the decorator
+                    self.summary.references.append(Reference(arg.value, line, context))
 
     def function(self, node: cst.FunctionDef, twin: ast.stmt | None, context: Context) -> None:
         if twin is not None and getattr(twin, "name", None) != node.name.value:

@@ -42,3 +42,14 @@ def replayable(fn):
 @replayable
 def replay_stripe(event_ids):
     """Replay Stripe's failed webhooks."""
+
+
+def make_refunder(provider):
+    """A factory whose app is imported in its own body."""
+    from integrations.worker import app as local_app
+
+    @local_app.task(queue="refunds")
+    def refund(order_id):
+        pass
+
+    return refund
