@@ -32,12 +32,15 @@ from .paths import is_git_name, outside_reason, read_regular, real
 from .readers import Unreadable, decode_utf8, parse_toml
 from .text import did_you_mean, one_line
 
+#: Folders left out by name: names no importable package can have (a leading dot, a dash) or
+#: that only installers and tools write. A virtualenv, a tagged cache and a build output are
+#: recognised by what they hold instead (``extract/discovery.py``, :func:`tool_folder`), so a
+#: real package named ``build`` or ``venv`` is scanned.
 DEFAULT_EXCLUDE: tuple[str, ...] = (
     "**/.git/**",
     "**/.hg/**",
     "**/.svn/**",
     "**/.venv/**",
-    "**/venv/**",
     "**/.tox/**",
     "**/.nox/**",
     "**/__pycache__/**",
@@ -45,9 +48,8 @@ DEFAULT_EXCLUDE: tuple[str, ...] = (
     "**/.ruff_cache/**",
     "**/.pytest_cache/**",
     "**/node_modules/**",
-    "**/build/**",
-    "**/dist/**",
     "**/site-packages/**",
+    "**/dist-packages/**",
     "**/*.egg-info/**",
 )
 

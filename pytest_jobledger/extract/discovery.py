@@ -17,6 +17,7 @@ from pathlib import Path
 
 from pathspec.patterns.gitignore.spec import _DIR_MARK, GitIgnoreSpecPattern
 
+from .. import git
 from ..paths import read_regular
 
 
@@ -45,6 +46,13 @@ class Excludes:
     ``.gitignore`` overrides a higher one, ``exclude`` overrides them all, and nothing below an
     excluded folder is reached (so a negation cannot re-include a file under it).
 
+    As in git, a ``.gitignore`` never leaves out a file git tracks: the tracked files are asked
+    of git (``git ls-files``, through :mod:`..git`'s pinned runner) once, when the first
+    ``.gitignore`` is met. An ignored folder that holds a tracked file is walked for its tracked
+    files only. When the root is in a repository git cannot list (no git on ``PATH``, a broken
+    index), the ``.gitignore`` files are not honoured at all: scanning more is never a false
+    green. The ``exclude`` patterns are the configuration's own and apply to tracked files too.
+
     A folder is tested as ``folder/``. Patterns that can only match a folder and what is under it
     (``**/.venv/**``, ``build/``) are tested on folders only, which prunes them; files are tested
     against the others. Without negations that gives the same answers, at a fraction of the cost
@@ -58,12 +66,32 @@ class Excludes:
         self.respect_gitignore = respect_gitignore
         self.layers: dict[str, _Layer] = {}
         self.top = _Layer.of(list(patterns))
+        self._asked = False
+        #: Tracked files and the folders above them, relative to the root (``None``: git
+        #: cannot say, so no ``.gitignore`` counts); ignored folders kept for tracked files.
+        self.tracked: frozenset[str] | None = frozenset()
+        self.tracked_dirs: frozenset[str] = frozenset()
+        self.kept: set[str] = set()
+
+    def _ask_git(self) -> None:
+        if self._asked or self.root is None:
+            return
+        self._asked = True
+        found = tracked_files(self.root)
+        self.tracked = found
+        if found is not None:
+            self.tracked_dirs = frozenset(
+                path[:index] for path in found for index, c in enumerate(path) if c == "/"
+            )
 
     def enter(self, rel_dir: str, filenames: Iterable[str]) -> None:
         """Note the folder's ``.gitignore`` (when it has one and gitignore files count)."""
         if not self.respect_gitignore or self.root is None or ".gitignore" not in filenames:
             return
         if rel_dir in self.layers:
+            return
+        self._ask_git()
+        if self.tracked is None:
             return
         try:
             data = read_regular(
@@ -85,8 +113,39 @@ class Excludes:
                     inside = candidate[len(folder) + 1 :] if folder else candidate
                     found = layer.check(inside, is_dir)
                     decision = found if found is not None else decision
+            tracked = self.tracked or frozenset()
+            if rel_path in (self.tracked_dirs if is_dir else tracked):
+                if decision and is_dir:
+                    self.kept.add(rel_path)  # walked for its tracked files only
+                decision = None
+            elif self.kept and any(folder in self.kept for folder in folders[1:]):
+                decision = True
         found = self.top.check(candidate, is_dir)
         return bool(found if found is not None else decision)
+
+
+def tracked_files(root: Path) -> frozenset[str] | None:
+    """The files git tracks under ``root``, relative to it; empty when ``root`` is in no
+    repository, ``None`` when it is in one git cannot list (or git is missing)."""
+    try:
+        repository = git.locate(root)
+    except git.GitUnavailable:
+        try:
+            git.program()
+        except git.GitUnavailable:
+            return None  # no git: whether a .git above holds the tree is not asked here
+        return frozenset()  # git is there and finds no repository: nothing is tracked
+    try:
+        prefix = repository.inside(root / ".gitignore").rpartition("/")[0]
+    except git.GitUnavailable:
+        return None
+    listed = repository.lines(["ls-files", "-z", "--cached", "--full-name"])
+    if listed is None:
+        return None
+    if not prefix:
+        return frozenset(listed)
+    start = prefix + "/"
+    return frozenset(path[len(start) :] for path in listed if path.startswith(start))
 
 
 #: A ``.gitignore`` is a few kilobytes; a larger one is not read.
@@ -273,11 +332,13 @@ def iter_source_files(
             rel_dir = "" if rel_dir == "." else rel_dir
             package_dirs[rel_dir] = "__init__.py" in filenames
             excludes.enter(rel_dir, filenames)
+            in_package = package_dirs[rel_dir]
             dirnames[:] = sorted(
                 d
                 for d in dirnames
                 if _nameable(rel_dir, d, on_problem)
                 and not excludes.excluded(_join(rel_dir, d), is_dir=True)
+                and (in_package or tool_folder(Path(dirpath) / d) is None)
             )
             for name in sorted(filenames):
                 if not name.endswith(".py") or not _nameable(rel_dir, name, on_problem):
@@ -287,6 +348,49 @@ def iter_source_files(
                     continue
                 seen.add(rel)
                 yield _source_file(root, rel, package_dirs)
+
+
+#: The first line of a cache folder's ``CACHEDIR.TAG`` (https://bford.info/cachedir/).
+_CACHEDIR_SIGNATURE = b"Signature: 8a477f597d28d172789f06886806bc55"
+_BUILD_OUTPUTS = frozenset({"build", "dist"})
+
+
+def tool_folder(folder: Path) -> str | None:
+    """What a folder outside any package is, when it is something tools write rather than
+    source: ``"a virtualenv"`` (it holds ``pyvenv.cfg`` or ``conda-meta/``), ``"a cache"`` (a
+    ``CACHEDIR.TAG`` with the standard signature) or ``"a build output"`` (named ``build`` or
+    ``dist``); ``None`` otherwise. A folder that is a package, or that holds one directly, is
+    source whatever it holds or is named: ``src/acme_shop/build/`` with its ``__init__.py`` is
+    scanned, and a stray ``pyvenv.cfg`` in ``src/`` hides nothing. The walker asks only about
+    folders whose parent is not a package (a package's subfolder is importable), so this costs a
+    few ``stat`` calls for each of those and nothing inside packages."""
+    what: str | None = None
+    if folder.name in _BUILD_OUTPUTS:
+        what = "a build output"
+    elif (folder / "pyvenv.cfg").is_file() or (folder / "conda-meta").is_dir():
+        what = "a virtualenv"
+    elif _tagged_cache(folder / "CACHEDIR.TAG"):
+        what = "a cache"
+    if what is None or (folder / "__init__.py").is_file():
+        return None
+    try:
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                if entry.is_dir(follow_symlinks=False) and os.path.isfile(
+                    os.path.join(entry.path, "__init__.py")
+                ):
+                    return None  # it holds a package: source, not a tool's output
+    except OSError:
+        return None  # the walk lists it and reports what it cannot list
+    return what
+
+
+def _tagged_cache(tag: Path) -> bool:
+    """Read as any file of the tree is (never a FIFO or device): the tag is a few bytes."""
+    try:
+        return read_regular(tag, limit=4096).startswith(_CACHEDIR_SIGNATURE)
+    except (OSError, ValueError):
+        return False
 
 
 def _under_excluded(root: Path, rel: str, excludes: Excludes) -> bool:

@@ -122,6 +122,10 @@ class Scanner:
             yield lambda site=site: self.sites.decorator_site(summary, site)  # type: ignore[misc]
         for call in summary.calls:
             yield lambda call=call: self.sites.call_site(summary, call)  # type: ignore[misc]
+        for reference in summary.references:
+            yield lambda reference=reference: self.sites.reference(  # type: ignore[misc]
+                summary, reference
+            )
 
     def _cited(self, trail: Trail, source: SourceFile) -> set[Unsupported]:
         return {

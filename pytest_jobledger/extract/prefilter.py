@@ -31,6 +31,10 @@ the filter must equal the ledger that parses and scans every file):
    or a comment can only make a file a candidate, never hide one, and no string or bracket is
    tracked that a hostile file could desynchronise. A decorator whose callee may end on a later
    line (``@(``, ``@ \\``, an ``@`` line ending in ``\\``) makes every line end a decorator end.
+   A name used as a value is a place too (the walker reports a job decorator used so): a word
+   followed by what may end a value (``,``, ``)``, ``]``, ``}``, ``:``, a quote, ``if``/``else``/
+   ``or``/``and``/``for``, the end of the line) is a site, unless its physical line is a comment
+   or an import with no ``;`` (neither can hold a value).
 
 Files that are not candidates are still read (their size, readability and the words they spell
 are known), and modules are still parsed on demand when a candidate's names lead into them
@@ -84,6 +88,14 @@ _LINE_END = re.compile(r"(?:[ \t\f)]|\\\r?\n)*(?:[#;\r\n]|\Z)")
 #: the end of the statement); anything else (``w.x``, ``w = ...``, ``w + 1``) binds no alias.
 _MAY_BIND = re.compile(r"(?:[ \t\f)]|\\\r?\n)*(?:as\b|[,(#;:\r\n]|\Z)")
 _DECORATOR_LINE = re.compile(r"[ \t\f]*@")
+#: After a word: what may follow a name used as a value (``map(app.task, fs)``, ``[app.task]``,
+#: ``{"x": app.task}``, ``getattr(app, "task")``, ``a if c else app.task``): the walker reports
+#: such a reference (:class:`.records.Reference`).
+_VALUE_END = re.compile(
+    r"(?:[ \t\f\r\n)\]}]|\\\r?\n)*(?:[,;:#\r\n\"'\]})]|\Z|(?:if|else|or|and|for)\b)"
+)
+#: A physical line that holds no value: a comment line, or an import without ``;`` on it.
+_NO_VALUE_LINE = re.compile(r"[ \t\f]*(?:#|(?:from|import)\b[^;\r\n]*(?:[\r\n]|\Z))")
 #: A decorator whose callee may end on a later physical line than its ``@``.
 _SPLIT_DECORATOR = re.compile(
     r"(?:\A|(?<=[\r\n]))[ \t\f]*@(?:[ \t\f]*[(\\]|[^\r\n]*\\(?=\r?\n|\r|\Z))"
@@ -243,8 +255,9 @@ def text_facts(text: str, words: Words) -> TextFacts:
             continue
         if _CALL.match(text, end):
             sites.add(word)
-        elif _LINE_END.match(text, end):
-            start = max(text.rfind("\n", 0, begin), text.rfind("\r", 0, begin))
+            continue
+        start = max(text.rfind("\n", 0, begin), text.rfind("\r", 0, begin))
+        if _LINE_END.match(text, end):
             if _DECORATOR_LINE.match(text, start + 1):
                 sites.add(word)
                 continue
@@ -252,6 +265,9 @@ def text_facts(text: str, words: Words) -> TextFacts:
                 split_decorators = _SPLIT_DECORATOR.search(text) is not None
             if split_decorators:
                 sites.add(word)
+                continue
+        if _VALUE_END.match(text, end) and not _NO_VALUE_LINE.match(text, start + 1):
+            sites.add(word)
     return TextFacts(tuple(sorted(found)), tuple(sorted(sites)), may_bind)
 
 

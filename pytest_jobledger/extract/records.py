@@ -32,6 +32,9 @@ class Context:
     in_function: tuple[str, ...] = ()
     in_loop: bool = False
     classes: tuple[str, ...] = ()
+    #: The parameter names of the enclosing functions: inside a declared decorator, a
+    #: registration of one of them (``shared_task(fn)``) registers the function it decorates.
+    params: frozenset[str] = frozenset()
 
 
 def _docstring_of(first: cst.CSTNode | None) -> str | None:
@@ -101,6 +104,9 @@ class DecoratorSite:
     line: int
     target: FunctionInfo | ClassInfo
     context: Context
+    #: For a def nested in a function: the names its body reads (a declared decorator's inner
+    #: ``runner`` that calls ``fn`` wraps the function it decorates).
+    reads: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -112,6 +118,19 @@ class CallSite:
     context: Context
 
 
+@dataclass(frozen=True)
+class Reference:
+    """A name used as a value (``map(app.task, fns)``, ``[app.task][0]``, ``return app.task``,
+    ``getattr(app, "task")``): if it names a job decorator, the registration it makes cannot be
+    followed, and it is reported rather than silently missed. ``target`` is the decorated
+    function's name when the reference sits in a decorator expression."""
+
+    node: cst.BaseExpression
+    line: int
+    context: Context
+    target: str | None = None
+
+
 @dataclass
 class ModuleSummary:
     source: SourceFile
@@ -119,6 +138,7 @@ class ModuleSummary:
     star_imports: list[str] = field(default_factory=list)
     decorated: list[DecoratorSite] = field(default_factory=list)
     calls: list[CallSite] = field(default_factory=list)
+    references: list[Reference] = field(default_factory=list)
     functions: dict[str, FunctionInfo] = field(default_factory=dict)
     classes: dict[str, ClassInfo] = field(default_factory=dict)
 
@@ -142,9 +162,11 @@ def replace_context(
     in_function: tuple[str, ...] | None = None,
     in_loop: bool | None = None,
     classes: tuple[str, ...] | None = None,
+    params: frozenset[str] | None = None,
 ) -> Context:
     return Context(
         in_function=context.in_function if in_function is None else in_function,
         in_loop=context.in_loop if in_loop is None else in_loop,
         classes=context.classes if classes is None else classes,
+        params=context.params if params is None else params,
     )

@@ -29,7 +29,15 @@ from .arguments import CallArguments, read
 from .frameworks import FRAMEWORKS
 from .matching import Match, match, spelled_like_a_job
 from .prefilter import Words
-from .records import CallSite, Context, DecoratorSite, FunctionInfo, ModuleSummary, dotted_name
+from .records import (
+    CallSite,
+    Context,
+    DecoratorSite,
+    FunctionInfo,
+    ModuleSummary,
+    Reference,
+    dotted_name,
+)
 from .resolve import ProjectIndex, Ref
 from .rows import RowBuilder, Scope
 from .values import source_text
@@ -90,7 +98,10 @@ class Sites:
             return
         ref = self.index.resolve_expr(summary, callee)
         if ref is None:
-            yield from self._local_name(summary, site.line, site.context, callee, site.target.name)
+            if not site.reads & site.context.params:  # a declared decorator's own use is not
+                yield from self._local_name(  # reported; anything else is
+                    summary, site.line, site.context, callee, site.target.name, declared=True
+                )
             return
         match = self.match(ref)
         if match is None:
@@ -98,6 +109,10 @@ class Sites:
                 yield from self._refused(summary, site.line, callee, ref, site.target.name)
             return
         if self._inside_configured_decorator(summary, site.context):
+            if not site.reads & site.context.params:  # registers something it does not wrap
+                yield self._not_the_decorated(
+                    summary, site.line, site.context, match, site.target.name
+                )
             return
         problem = self._context_problem(summary, site.line, site.context, match, site.target.name)
         if problem is not None:
@@ -120,7 +135,13 @@ class Sites:
         if ref is None:
             if curried or positional:
                 label = source_text(positional[0].value, 40) if positional else "a function"
-                yield from self._local_name(summary, site.line, site.context, callee, label)
+                handed = positional[0].value if positional else None
+                hands_a_parameter = (
+                    isinstance(handed, cst.Name) and handed.value in site.context.params
+                )
+                yield from self._local_name(
+                    summary, site.line, site.context, callee, label, declared=not hands_a_parameter
+                )
             return
         if not curried and self._is_register_method(ref):
             yield from self._class_registration(summary, site, ref)
@@ -142,10 +163,16 @@ class Sites:
             ]
         else:
             return
-        if not positional or self._inside_configured_decorator(summary, site.context):
+        if not positional:
             return
         target_node = positional[0].value
         label = source_text(target_node, 40)
+        if self._inside_configured_decorator(summary, site.context):
+            # the declared decorator's implementation registers a parameter (the function it
+            # decorates); registering anything else hides a job in its body
+            if not (isinstance(target_node, cst.Name) and target_node.value in site.context.params):
+                yield self._not_the_decorated(summary, site.line, site.context, match, label)
+            return
         problem = self._context_problem(summary, site.line, site.context, match, label)
         if problem is not None:
             yield problem
@@ -162,6 +189,44 @@ class Sites:
             )
             return
         yield self.rows.job(summary, target, summary, site.line, match, ref, registration_args)
+
+    # -- references ---------------------------------------------------------------------------
+
+    def reference(self, summary: ModuleSummary, site: Reference) -> Iterator[Unsupported]:
+        """A job decorator (or a framework's registering method) used as a value: whatever it
+        registers cannot be followed, so the place is reported, never left silent."""
+        node = site.node
+        if self._skipped(node) or self._inside_configured_decorator(summary, site.context):
+            return
+        ref = self.index.resolve_expr(summary, node)
+        target = site.target or "a function"
+        if ref is None:
+            if site.target is not None:  # in a decorator: the name is a decorator's, not data
+                yield from self._local_name(summary, site.line, site.context, node, target)
+            return
+        if ref.refusal is not None:
+            if site.target is not None or any(
+                self.match(candidate) is not None
+                for candidate in self.index.candidates(ref.refusal)
+            ):
+                yield from self._refused(summary, site.line, node, ref, target)
+            return
+        found = self.match(ref)
+        if found is None and not self._is_register_method(ref):
+            return
+        spelled = dotted_name(node) or source_text(node, 40)
+        what = f"the {found.framework} job decorator" if found else "a task registering method"
+        where = f"in the decorator of {site.target}" if site.target else "as a value"
+        yield Unsupported(
+            summary.source.rel_path,
+            site.line,
+            Pattern.DYNAMIC_REGISTRATION,
+            f"{spelled} is {what}, used {where} (passed on, stored, returned, subscripted or "
+            "fetched by getattr) rather than applied to a def, so the parser cannot tell which "
+            "job it registers. Decorate the job's def with it (@"
+            f"{spelled}(...)) or call it on a module-level function (fn = {spelled}(fn)), "
+            "or exclude this file if it registers no job",
+        )
 
     def _local_function(
         self, summary: ModuleSummary, node: cst.BaseExpression, call: cst.Call
@@ -231,11 +296,17 @@ class Sites:
         context: Context,
         callee: cst.BaseExpression,
         target: str,
+        *,
+        declared: bool = False,
     ) -> Iterator[Unsupported]:
         """Inside a function, a decorator spelled like a job (or an alias of one) whose name is
         not bound at module level is bound in that function (``from .celery import app`` in its
-        body): the registration runs only when the function does. Reported, never dropped."""
-        if not context.in_function or self._inside_configured_decorator(summary, context):
+        body): the registration runs only when the function does. Reported, never dropped.
+        Inside a declared decorator it is reported only with ``declared`` (it registers
+        something other than the function the decorator wraps)."""
+        if not context.in_function:
+            return
+        if not declared and self._inside_configured_decorator(summary, context):
             return
         spelled = dotted_name(callee)
         if spelled is None:
@@ -294,6 +365,24 @@ class Sites:
             )
         yield self.rows.build(
             owner, target.klass, summary, site.line, match, read(match.rules, arguments)
+        )
+
+    def _not_the_decorated(
+        self, summary: ModuleSummary, line: int, context: Context, match: Match, name: str
+    ) -> Unsupported:
+        """A registration in a declared decorator's body of something other than the function
+        it decorates: a factory's job, which exists only when the factory runs."""
+        qualname = f"{summary.source.module}.{context.in_function[0]}"
+        where = ".".join(context.in_function)
+        return Unsupported(
+            summary.source.rel_path,
+            line,
+            Pattern.FACTORY_REGISTRATION,
+            f"{match.decorator} registers {name} inside {where}(), the body of the declared "
+            f"decorator {qualname}, but {name} is not the function {qualname} decorates (none "
+            "of its parameters), so the job only exists when that function runs and the parser "
+            "cannot know its id or arguments. Register the job at module level, or exclude this "
+            "file if it is not a real job",
         )
 
     def _context_problem(

@@ -28,6 +28,7 @@ from .records import (
     DecoratorSite,
     FunctionInfo,
     ModuleSummary,
+    Reference,
     dotted_name,
     first_statement,
     replace_context,
@@ -68,6 +69,19 @@ def _import_target(node: cst.ImportFrom, package: str) -> str | None:
         return None
     base = parts[: len(parts) - (level - 1)]
     return ".".join([*base, module] if module else base)
+
+
+def _reads(node: cst.FunctionDef | cst.ClassDef) -> frozenset[str]:
+    """The names a nested definition's body reads; walked only for a decorated def inside a
+    function, which is rare, so the generic visitor's cost does not matter here."""
+    found: set[str] = set()
+
+    class _Collect(cst.CSTVisitor):
+        def visit_Name(self, name: cst.Name) -> None:
+            found.add(name.value)
+
+    node.body.visit(_Collect())
+    return frozenset(found)
 
 
 class _Misaligned(Exception):
@@ -233,10 +247,28 @@ class _Walker:
         twin_decorators = getattr(twin, "decorator_list", None)
         if twin_decorators is not None and len(twin_decorators) != len(node.decorators):
             raise _Misaligned
+        reads = _reads(node) if context.in_function and node.decorators else frozenset()
         for index, decorator in enumerate(node.decorators):
             twin_decorator = twin_decorators[index] if twin_decorators is not None else None
             line = self._line(decorator, twin_decorator)
-            self.summary.decorated.append(DecoratorSite(decorator.decorator, line, target, context))
+            self.summary.decorated.append(
+                DecoratorSite(decorator.decorator, line, target, context, reads)
+            )
+            self._decorator_references(decorator.decorator, line, context, target.name)
+
+    def _decorator_references(
+        self, expression: cst.BaseExpression, line: int, context: Context, target: str
+    ) -> None:
+        """A decorator the sites do not follow (``@[app.task][0]``, ``@wrap(app.task)``) may
+        still apply a job decorator: the names in it are references (see :class:`Reference`)."""
+        callee = expression.func if isinstance(expression, cst.Call) else expression
+        if not isinstance(callee, (cst.Name, cst.Attribute)):
+            self._value(expression, line, context, target)
+            return
+        if isinstance(expression, cst.Call):
+            for arg in expression.args:
+                if isinstance(arg.value, (cst.Name, cst.Attribute)):  # data, not the decorator
+                    self.summary.references.append(Reference(arg.value, line, context))
 
     def function(self, node: cst.FunctionDef, twin: ast.stmt | None, context: Context) -> None:
         if twin is not None and getattr(twin, "name", None) != node.name.value:
@@ -250,9 +282,15 @@ class _Walker:
         if not context.in_function and not context.classes:
             self.summary.bind(name, Binding("def", line))
         self._decorators(node, twin, info, context)
+        params = node.params
+        own = [*params.posonly_params, *params.params, *params.kwonly_params]
+        for extra in (params.star_arg, params.star_kwarg):
+            if isinstance(extra, cst.Param):
+                own.append(extra)
         inner = replace_context(
             context,
             in_function=(*context.in_function, qualpath if not context.in_function else name),
+            params=context.params | {param.name.value for param in own},
         )
         self.block(_suite(node.body), getattr(twin, "body", None), inner)
 
@@ -311,24 +349,24 @@ class _Walker:
                         )
                     else:
                         self._bind_target(target.target, line)
-            self.calls(node.value, line, context)
+            self._assigned(node.value, line, context, at_module)
         elif isinstance(node, cst.AnnAssign):
             if node.value is None:
                 return
             line = self._line(node, twin)
             if at_module and isinstance(node.target, cst.Name):
                 self.summary.bind(node.target.value, Binding("assign", line, value=node.value))
-            self.calls(node.value, line, context)
+            self._assigned(node.value, line, context, at_module)
         elif isinstance(node, cst.AugAssign):
             line = self._line(node, twin)
             if at_module:
                 self._bind_target(node.target, line)
-            self.calls(node.value, line, context)
+            self._value(node.value, line, context)
         elif isinstance(node, cst.Expr):
             self.calls(node.value, self._line(node, twin), context)
         elif isinstance(node, cst.Return):
             if node.value is not None:
-                self.calls(node.value, self._line(node, twin), context)
+                self._value(node.value, self._line(node, twin), context)
         elif isinstance(node, cst.Del):
             if at_module:
                 self._bind_target(node.target, self._line(node, twin))
@@ -378,7 +416,50 @@ class _Walker:
 
     # -- calls -------------------------------------------------------------------------------
 
-    def calls(self, node: cst.BaseExpression, line: int, context: Context) -> None:
+    def _assigned(
+        self, value: cst.BaseExpression, line: int, context: Context, at_module: bool
+    ) -> None:
+        """An assigned value. At module level ``alias = app.task`` and ``job = partial(rq_job,
+        ...)`` are aliases the resolver follows, so those names are not references."""
+        if not at_module:
+            self._value(value, line, context)
+        elif not isinstance(value, (cst.Name, cst.Attribute)):
+            self.calls(value, line, context, alias=True)
+
+    def _value(
+        self, node: cst.BaseExpression, line: int, context: Context, target: str | None = None
+    ) -> None:
+        """An expression whose value is used: a bare name is a reference, anything else is
+        walked for calls and the references inside it."""
+        if isinstance(node, (cst.Name, cst.Attribute)):
+            self.summary.references.append(Reference(node, line, context, target))
+        else:
+            self.calls(node, line, context, target)
+
+    def _getattr(self, node: cst.Call, line: int, context: Context, target: str | None) -> None:
+        """``getattr(app, "task")`` is ``app.task``: recorded as that reference."""
+        if len(node.args) < 2 or any(arg.keyword or arg.star for arg in node.args[:2]):
+            return
+        owner, attribute = node.args[0].value, node.args[1].value
+        if not isinstance(owner, (cst.Name, cst.Attribute)):
+            return
+        if not isinstance(attribute, cst.SimpleString) or attribute.prefix.lower() not in ("", "u"):
+            return
+        text = attribute.evaluated_value
+        if not isinstance(text, str) or not text.isidentifier():
+            return
+        synthetic = cst.Attribute(value=owner, attr=cst.Name(text))
+        self.summary.references.append(Reference(synthetic, line, context, target))
+
+    def calls(
+        self,
+        node: cst.BaseExpression,
+        line: int,
+        context: Context,
+        target: str | None = None,
+        *,
+        alias: bool = False,
+    ) -> None:
         """Calls that may register a job, in the shapes registrations take: the statement's own
         value, calls nested in calls, and elements of literals and comprehensions (a
         comprehension is a loop). Lines of nested calls are the statement's line. Inside a
@@ -391,19 +472,43 @@ class _Walker:
                 registers = isinstance(func, cst.Attribute) and func.attr.value == "register_task"
                 if has_positional or registers or context.in_function:
                     self.summary.calls.append(CallSite(node, line, context))
-            if isinstance(node.func, cst.Call):
-                self.calls(node.func, line, context)
+            if isinstance(func, cst.Name) and func.value == "getattr":
+                self._getattr(node, line, context, target)
+            if not isinstance(node.func, (cst.Name, cst.Attribute)):
+                self.calls(node.func, line, context, target)
+            # the decorator ``functools.partial`` wraps at module level is an alias (resolve.py)
+            skip = alias and dotted_name(node.func) in ("partial", "functools.partial")
             for arg in node.args:
-                self.calls(arg.value, line, context)
+                if skip and not arg.keyword and not arg.star:
+                    skip = False
+                    if isinstance(arg.value, (cst.Name, cst.Attribute)):
+                        continue
+                self._value(arg.value, line, context, target)
         elif isinstance(node, (cst.List, cst.Tuple, cst.Set)):
             for element in node.elements:
-                self.calls(element.value, line, context)
-        elif isinstance(node, (cst.ListComp, cst.SetComp, cst.GeneratorExp)):
-            self.calls(node.elt, line, replace_context(context, in_loop=True))
-        elif isinstance(node, cst.DictComp):
-            self.calls(node.value, line, replace_context(context, in_loop=True))
+                self._value(element.value, line, context, target)
+        elif isinstance(node, (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)):
+            looped = replace_context(context, in_loop=True)
+            self._value(node.value if isinstance(node, cst.DictComp) else node.elt, line, looped)
+            clause: cst.CompFor | None = node.for_in
+            while clause is not None:
+                self._value(clause.iter, line, looped, target)
+                clause = clause.inner_for_in
         elif isinstance(node, cst.Dict):
             for item in node.elements:
-                self.calls(item.value, line, context)
+                self._value(item.value, line, context, target)
         elif isinstance(node, cst.Await):
-            self.calls(node.expression, line, context)
+            self.calls(node.expression, line, context, target)
+        elif isinstance(node, cst.Subscript):
+            self._value(node.value, line, context, target)
+        elif isinstance(node, cst.IfExp):
+            self._value(node.body, line, context, target)
+            self._value(node.orelse, line, context, target)
+        elif isinstance(node, cst.BooleanOperation):
+            self._value(node.left, line, context, target)
+            self._value(node.right, line, context, target)
+        elif isinstance(node, (cst.StarredElement, cst.NamedExpr)):
+            self._value(node.value, line, context, target)
+        elif isinstance(node, cst.Lambda):
+            inner = replace_context(context, in_function=(*context.in_function, "<lambda>"))
+            self._value(node.body, line, inner, target)

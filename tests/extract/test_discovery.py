@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import shutil
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -11,7 +13,12 @@ import pytest
 
 from pytest_jobledger.config import DEFAULT_EXCLUDE, load_config
 from pytest_jobledger.extract import extract_ledger
-from pytest_jobledger.extract.discovery import is_excluded, iter_source_files, module_name
+from pytest_jobledger.extract.discovery import (
+    is_excluded,
+    iter_source_files,
+    module_name,
+    tool_folder,
+)
 from pytest_jobledger.ledger.model import Pattern
 
 
@@ -45,7 +52,7 @@ def test_module_names(path: str, packages: set[str], expected: tuple[str, bool])
         (".venv", True, True),
         ("src/pkg/__pycache__", True, True),
         ("node_modules", True, True),
-        ("build", True, True),
+        ("build", True, False),  # a build output is recognised by what it holds (tool_folder)
         ("src/builder.py", False, False),
     ],
 )
@@ -177,3 +184,63 @@ def test_exclude_patterns_mean_what_they_mean_in_gitignore(
     patterns: tuple[str, ...], path: str, excluded: bool
 ) -> None:
     assert is_excluded(path, patterns) is excluded
+
+
+def test_tool_folders_are_known_by_what_they_hold_and_never_hide_a_package(tmp_path: Path) -> None:
+    """A stray ``pyvenv.cfg`` or ``CACHEDIR.TAG`` (or a FIFO so named) hides no package; a real
+    virtualenv of any name is skipped."""
+    (tmp_path / "src" / "shop").mkdir(parents=True)
+    (tmp_path / "src" / "shop" / "__init__.py").write_text("")
+    (tmp_path / "src" / "shop" / "tasks.py").write_text("")
+    (tmp_path / "src" / "pyvenv.cfg").write_text("home = /usr/bin\n")
+    (tmp_path / "envs" / "py312" / "lib").mkdir(parents=True)
+    (tmp_path / "envs" / "py312" / "pyvenv.cfg").write_text("home = /usr/bin\n")
+    (tmp_path / "envs" / "py312" / "lib" / "celery.py").write_text("")
+    (tmp_path / "scratch").mkdir()
+    (tmp_path / "scratch" / "job.py").write_text("")
+    os.mkfifo(tmp_path / "scratch" / "CACHEDIR.TAG")
+    (tmp_path / "untagged").mkdir()
+    (tmp_path / "untagged" / "CACHEDIR.TAG").write_text("not the signature\n")
+    (tmp_path / "untagged" / "job.py").write_text("")
+    files = [f.rel_path for f in iter_source_files(tmp_path, ["."], DEFAULT_EXCLUDE)]
+    assert files == [
+        "scratch/job.py",
+        "src/shop/__init__.py",
+        "src/shop/tasks.py",
+        "untagged/job.py",
+    ]
+    assert tool_folder(tmp_path / "envs" / "py312") == "a virtualenv"
+    assert tool_folder(tmp_path / "src") is None
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
+@pytest.mark.parametrize("below", ["", "services/shop"])
+def test_respect_gitignore_never_leaves_out_a_tracked_file(tmp_path: Path, below: str) -> None:
+    """As git: a tracked file stays whatever a .gitignore says; an ignored folder kept for a
+    tracked file gives its tracked files only; an untracked ignored file stays out (real git)."""
+    from pytest_jobledger.config import load_config
+    from pytest_jobledger.extract import extract_ledger
+
+    top = tmp_path / "repo"
+    root = top / below if below else top
+    (root / "app" / "gen").mkdir(parents=True)
+    (root / "pyproject.toml").write_text("[tool.jobledger]\nrespect_gitignore = true\n")
+    (root / ".gitignore").write_text("payouts.py\ngen/\nscratch.py\n")
+    for rel in ("app/tasks.py", "app/payouts.py", "app/gen/refunds.py", "app/gen/local.py"):
+        (root / rel).write_text(SHARED_JOB)
+    (root / "app" / "scratch.py").write_text(SHARED_JOB)
+    prefix = f"{below}/" if below else ""
+    _git(top, "init", "-q")
+    _git(top, "add", "-f", "--", f"{prefix}app")
+    _git(top, "rm", "-q", "--cached", "--", f"{prefix}app/gen/local.py", f"{prefix}app/scratch.py")
+    ledger = extract_ledger(load_config(root=root))
+    assert sorted(job.path for job in ledger.jobs) == [
+        "app/gen/refunds.py",
+        "app/payouts.py",
+        "app/tasks.py",
+    ]
+
+
+def _git(cwd: Path, *args: str) -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
+    subprocess.run(["git", *args], cwd=cwd, env=env, check=True, capture_output=True)

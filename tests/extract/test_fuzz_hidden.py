@@ -3,7 +3,8 @@
 The strategy writes registrations hidden in the shapes a real tree or a hostile pull request uses
 (alias chains of any length in one module or across modules, a package re-exporting its app, an
 app imported inside the registering function, a subclass of a decorator class behind
-``functools.partial``, Huey's ``context_task`` and positional presets), and the reference is plain:
+``functools.partial``, Huey's ``context_task``, positional presets, and a job decorator used as a
+value or in a decorator expression, in plain or fullwidth spelling), and the reference is plain:
 each registration is a job at its line or an unsupported entry at its line, never silence, with
 and without the pre-filter. CI runs the derandomized ``ci`` profile (``tests/conftest.py``).
 """
@@ -99,6 +100,26 @@ def preset(n: int, k: int) -> Hidden:
     return Hidden({f"fz/preset_{n}.py": text}, ((f"fz/preset_{n}.py", f"job_{n}", line),))
 
 
+def expression(n: int, k: int) -> Hidden:
+    """A job decorator used as a value or in a decorator expression the parser does not follow
+    (subscripted, mapped, stored, fetched by getattr, returned, passed on), some spelled in
+    fullwidth letters that CPython reads as ``task`` (NFKC)."""
+    task = "\uff54\uff41\uff53\uff4b" if n % 2 else "task"
+    head = f"from fz.app import app\n\n\ndef job_{n}():\n    pass\n\n\n"
+    statement = [
+        f"(job_{n}_t,) = map(app.{task}, [job_{n}])\n",
+        f'REG_{n} = {{"job": app.{task}}}\n',
+        f'reg_{n} = getattr(app, "task")\n',
+        f"def hand_{n}():\n    return app.{task}\n",
+        f"wrapped_{n} = apply_{n}(job_{n}, app.{task})\n",
+        f"@[app.{task}][0]\ndef deco_job_{n}():\n    pass\n",
+    ][(n + k) % 6]
+    text = head + statement
+    line = head.count("\n") + 1 + (1 if statement.startswith("def hand") else 0)
+    function = f"deco_job_{n}" if statement.startswith("@") else f"job_{n}"
+    return Hidden({f"fz/expr_{n}.py": text}, ((f"fz/expr_{n}.py", function, line),))
+
+
 SHAPES: tuple[Callable[[int, int], Hidden], ...] = (
     chain,
     modules,
@@ -107,6 +128,7 @@ SHAPES: tuple[Callable[[int, int], Hidden], ...] = (
     subclass,
     context,
     preset,
+    expression,
 )
 
 

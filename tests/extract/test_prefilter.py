@@ -96,6 +96,13 @@ def test_every_framework_word_is_relevant() -> None:
         "@job('q')\ndef f(): pass\n",
         "@shared_task\nasync def f(): pass\n",
         "@db_periodic_task(crontab())\ndef f(): pass\n",
+        "@[app.task][0]\ndef f(): pass\n",
+        "(t,) = map(app.task, [f])\n",
+        "REG = {'f': app.task}\n",
+        "r = getattr(app, 'task')\n",
+        "def f():\n    return app.task\n",
+        "d = shared_task if x else None\n",
+        "import os; REG = [shared_task]\n",
     ],
 )
 def test_every_registration_shape_is_a_site(source: str) -> None:
@@ -110,6 +117,7 @@ def test_every_registration_shape_is_a_site(source: str) -> None:
         "from shop.tasks import send_task_email\n\nsend_task_email.delay(1)\n",
         "task_id = result.id\nprint(task_id)\n",
         "# a comment about a task\nx = 1\n",
+        "from shop.tasks import send_task\nfrom shop import send_task as st\n",
     ],
 )
 def test_mentions_that_register_nothing_are_not_sites(source: str) -> None:
