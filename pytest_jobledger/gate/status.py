@@ -69,8 +69,7 @@ def ledger_status(
         return Check.status_failed(
             Kind.LEDGER_STALE,
             Status.LEDGER,
-            display,
-            1,
+            *_where_the_ledger_is_named(config),
             (
                 f"There is no committed ledger at {display}; run `jobledger extract` and "
                 "commit it. The gate compares the committed ledger with a fresh extraction, "
@@ -93,6 +92,18 @@ def ledger_status(
             "fixed in the code, never in the ledger."
         ),
     )
+
+
+def _where_the_ledger_is_named(config: Config) -> tuple[str, int]:
+    """Where a missing committed ledger is located: the configuration line that names it (else
+    the ``[tool.jobledger]`` header, else the file's first line), a file the repository holds;
+    never the ledger's own path, which an annotation could not point at. Without a
+    configuration file in the project, the ledger's path is all there is."""
+    if config.source is not None:
+        shown = config.display(config.source)
+        if not shown.startswith("../"):
+            return shown, config.key_lines.get("ledger") or config.key_lines.get("") or 1
+    return config.ledger_display, 1
 
 
 def owners_status(error: OverlayError | None, display: str) -> Check:
