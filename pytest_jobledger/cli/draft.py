@@ -16,7 +16,7 @@ from pathlib import Path
 from ..atomic import locked
 from ..config import Config
 from ..draft.request import DraftRequest, docstring_digest
-from ..draft.runner import DEFAULT_TIMEOUT_S, DraftFailed, run_command
+from ..draft.runner import DEFAULT_TIMEOUT_S, DraftFailed, isolated, run_command
 from ..draft.screen import Screen
 from ..draft.store import Draft, read_drafts, write_drafts
 from ..errors import ConfigError
@@ -84,10 +84,12 @@ def run(args: argparse.Namespace) -> int:
         raise ConfigError("--timeout must be a positive number of seconds")
     program = Path(argv[0]).name
     verb = "would run" if args.dry_run else "runs"
+    # What is shown is what runs: a Python interpreter with -I, from a fresh scratch folder.
+    shown = shlex.join(isolated(argv, config.root))
     say(
-        f"jobledger draft: {verb} {shlex.join(argv)} ({origin}), a fresh process per job whose "
-        "purpose_accepted is unsigned, never through a shell. It is sent each job's id, "
-        "function, module, queue and docstring, nothing else. A draft_command from a "
+        f"jobledger draft: {verb} {shown} ({origin}) from a fresh scratch folder, a fresh process "
+        "per job whose purpose_accepted is unsigned, never through a shell. It is sent each "
+        "job's id, function, module, queue and docstring, nothing else. A draft_command from a "
         "repository you do not trust is that repository's program: check it first."
     )
     with Screen() as screen:

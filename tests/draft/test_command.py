@@ -247,3 +247,16 @@ def test_hostile_ids_stay_on_one_line(tmp_path: Path, capsys: pytest.CaptureFixt
         assert "\x1b" not in line
         assert "\u202e" not in line
     assert len(out.splitlines()) == 3
+
+
+def test_the_banner_shows_the_command_as_it_runs(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A Python interpreter runs with -I from a scratch folder: the banner says so, so the
+    operator reads what actually runs, not what was typed."""
+    assert (
+        main(["draft", "--root", str(project), "--command", "python3 -m json.tool", "--dry-run"])
+        == 0
+    )
+    banner = capsys.readouterr().err.splitlines()[0]
+    assert "would run python3 -I -m json.tool (given with --command) from a fresh scratch" in banner
