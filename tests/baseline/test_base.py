@@ -4,36 +4,16 @@ does not hold fails as ``baseline-grown`` through every route that takes a base 
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from gate._repo import git
 
 from ._project import BASELINE, CAPTURE, baseline, legacy
 
 OVERLAY = "overlays/job_policy.yaml"
-#: The repository must not read the machine's or the user's git configuration.
-GIT_ENV = {
-    "GIT_CONFIG_NOSYSTEM": "1",
-    "GIT_CONFIG_GLOBAL": os.devnull,
-    "GIT_AUTHOR_NAME": "case",
-    "GIT_AUTHOR_EMAIL": "case@example.invalid",
-    "GIT_COMMITTER_NAME": "case",
-    "GIT_COMMITTER_EMAIL": "case@example.invalid",
-}
-
-
-def git(*args: str, cwd: Path) -> None:
-    subprocess.run(
-        ["git", "-c", "init.defaultBranch=main", "-c", "commit.gpgsign=false", *args],
-        cwd=cwd,
-        env={**os.environ, **GIT_ENV},
-        check=True,
-        capture_output=True,
-        timeout=60,
-    )
 
 
 def _grown_repository(tmp_path: Path) -> Path:
