@@ -94,8 +94,15 @@ def load_overlay(
     return dataclasses.replace(overlay, sha256=hashlib.sha256(raw).hexdigest())
 
 
-def parse_overlay(raw: bytes | str, display: str, *, max_bytes: int = MAX_OVERLAY_BYTES) -> Overlay:
-    """Parse overlay text (bytes are UTF-8, a BOM is allowed) into located entries."""
+def parse_overlay(
+    raw: bytes | str,
+    display: str,
+    *,
+    max_bytes: int = MAX_OVERLAY_BYTES,
+    events: list[Any] | None = None,
+) -> Overlay:
+    """Parse overlay text (bytes are UTF-8, a BOM is allowed) into located entries; ``events``
+    gets ruamel's parse events of the same pass (the stub's layout, without a second parse)."""
     if isinstance(raw, bytes):
         if len(raw) > max_bytes:
             raise OverlayError(
@@ -111,7 +118,7 @@ def parse_overlay(raw: bytes | str, display: str, *, max_bytes: int = MAX_OVERLA
     else:
         text = raw
     _refuse_deep_flow_nesting(text, display)
-    data = _load_yaml12(text, display)
+    data = _load_yaml12(text, display, events)
     if data is None:
         return Overlay(path=display)
     _refuse_aliases_and_odd_keys(data, display)
@@ -175,17 +182,17 @@ class _YAML11Loader(getattr(pyyaml, "CSafeLoader", pyyaml.SafeLoader)):  # type:
 _YAML11Loader.add_constructor("tag:yaml.org,2002:timestamp", _YAML11Loader.construct_yaml_timestamp)
 
 
-def load_strict(text: str) -> Any:
+def load_strict(text: str, events: list[Any] | None = None) -> Any:
     """``text`` read as YAML 1.2 round-trip data, strictly: a duplicate key or a ruamel warning
     is refused, dates stay text. Raises :class:`~pytest_jobledger.readers.Unreadable` (whatever
     failed, located); each caller says what its file is. The overlay, the owners roster and the
     stub read YAML the same way."""
-    return parse_yaml(text)
+    return parse_yaml(text, events)
 
 
-def _load_yaml12(text: str, display: str) -> Any:
+def _load_yaml12(text: str, display: str, events: list[Any] | None = None) -> Any:
     try:
-        return load_strict(text)
+        return load_strict(text, events)
     except Unreadable as exc:
         problem = exc.problem
         if problem.reason == "deep":
