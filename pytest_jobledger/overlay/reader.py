@@ -21,14 +21,11 @@ day that does not exist (``2024-02-30``) as a located error instead of a crash.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import re
 from pathlib import Path
 from typing import Any
-
-import jsonschema
-import yaml as pyyaml
-from ruamel.yaml.comments import CommentedMap, CommentedOrderedMap, CommentedSeq
 
 from ..errors import OverlayError
 from ..paths import FileTooLarge, UnsafeFile, read_regular
@@ -124,6 +121,8 @@ def parse_overlay(
     _refuse_aliases_and_odd_keys(data, display)
     _check_shape(data, display)
     yaml11 = _load_yaml11(text, display)
+    from ruamel.yaml.comments import CommentedMap  # loaded by the parse above
+
     jobs = data.get("jobs") if isinstance(data, CommentedMap) else None
     if not isinstance(jobs, CommentedMap):
         return Overlay(path=display)
@@ -167,19 +166,23 @@ def _refuse_deep_flow_nesting(text: str, display: str) -> None:
             depth -= 1
 
 
-class _YAML11Loader(getattr(pyyaml, "CSafeLoader", pyyaml.SafeLoader)):  # type: ignore[misc]
-    """PyYAML's safe loader; a timestamp that is no real day or time is a located error."""
+@functools.cache
+def _yaml11_loader() -> type[Any]:
+    """PyYAML's safe loader; a timestamp that is no real day or time is a located error (made on
+    first use: a command that reads no overlay does not import PyYAML)."""
+    import yaml as pyyaml
 
-    def construct_yaml_timestamp(self, node: Any) -> Any:
-        try:
-            return super().construct_yaml_timestamp(node)
-        except ValueError as exc:
-            raise pyyaml.constructor.ConstructorError(
-                None, None, f"{node.value!r} is not a real date or time ({exc})", node.start_mark
-            ) from exc
+    class YAML11Loader(getattr(pyyaml, "CSafeLoader", pyyaml.SafeLoader)):  # type: ignore[misc]
+        def construct_yaml_timestamp(self, node: Any) -> Any:
+            try:
+                return super().construct_yaml_timestamp(node)
+            except ValueError as exc:
+                why = f"{node.value!r} is not a real date or time ({exc})"
+                raise pyyaml.constructor.ConstructorError(None, None, why, node.start_mark) from exc
 
-
-_YAML11Loader.add_constructor("tag:yaml.org,2002:timestamp", _YAML11Loader.construct_yaml_timestamp)
+    timestamp = YAML11Loader.construct_yaml_timestamp
+    YAML11Loader.add_constructor("tag:yaml.org,2002:timestamp", timestamp)
+    return YAML11Loader
 
 
 def load_strict(text: str, events: list[Any] | None = None) -> Any:
@@ -208,8 +211,10 @@ def _load_yaml12(text: str, display: str, events: list[Any] | None = None) -> An
 
 
 def _load_yaml11(text: str, display: str) -> Any:
+    import yaml as pyyaml
+
     def load(source: str) -> Any:
-        return pyyaml.load(source, Loader=_YAML11Loader)
+        return pyyaml.load(source, Loader=_yaml11_loader())
 
     try:
         return guarded(load, text, _yaml11_problem)
@@ -224,6 +229,8 @@ def _load_yaml11(text: str, display: str) -> Any:
 
 def _yaml11_problem(error: BaseException, text: str) -> Problem | None:
     """PyYAML's own errors, said by their problem alone (the second opinion is one clause)."""
+    import yaml as pyyaml
+
     problem = yaml_problem(error, text)
     if problem is None or not isinstance(error, pyyaml.YAMLError):
         return problem
@@ -232,6 +239,8 @@ def _yaml11_problem(error: BaseException, text: str) -> Problem | None:
 
 def _refuse_aliases_and_odd_keys(data: Any, display: str) -> None:
     """Walk every node once: no anchors or aliases, and every mapping key is text."""
+    from ruamel.yaml.comments import CommentedMap, CommentedOrderedMap
+
     seen: set[int] = set()
     stack: list[tuple[Any, int]] = [(data, 1)]
     while stack:
@@ -327,7 +336,9 @@ def _check_shape(data: Any, display: str) -> None:
     errors = sorted(shape_validator().iter_errors(plain), key=lambda e: list(map(str, e.path)))
     if not errors:
         return
-    error = jsonschema.exceptions.best_match(errors)
+    from jsonschema.exceptions import best_match
+
+    error = best_match(errors)
     path = list(error.absolute_path)
     line = _line_of(data, path)
     where = _where(path)
@@ -362,6 +373,8 @@ def _where(path: list[Any]) -> str:
 
 def _line_of(data: Any, path: list[Any]) -> int:
     """The 1-based line of the node at ``path`` (the line of its key), or 1 for the top."""
+    from ruamel.yaml.comments import CommentedMap, CommentedSeq
+
     line = 1
     node = data
     for part in path:

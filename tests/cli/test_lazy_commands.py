@@ -7,10 +7,14 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
+from repo_files import copy_tracked
 
 from pytest_jobledger.cli import COMMANDS, Command
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "celery"
 
 #: What the short commands must not pay for: the parsers and the schema validator.
 HEAVY = ("libcst", "jsonschema", "ruamel", "yaml", "pathspec")
@@ -28,9 +32,9 @@ sys.stderr.write(json.dumps(sorted(sys.modules)))
 """
 
 
-def _imported(*argv: str) -> set[str]:
+def _imported(*argv: str, cwd: Path | None = None) -> set[str]:
     done = subprocess.run(
-        [sys.executable, "-c", PROBE, *argv], capture_output=True, text=True, check=False
+        [sys.executable, "-c", PROBE, *argv], capture_output=True, text=True, check=False, cwd=cwd
     )
     assert done.stdout, done.stderr
     return set(json.loads(done.stderr))
@@ -101,3 +105,31 @@ def test_an_unknown_command_is_a_usage_error_that_names_the_commands() -> None:
     assert done.returncode == 2
     assert "invalid choice: 'lst'" in done.stderr
     assert "'list'" in done.stderr
+
+
+def test_audit_verify_reads_no_overlay_and_imports_no_parser(tmp_path: Path) -> None:
+    """``audit --verify`` reads the trail alone: the configuration does not bring in the overlay's
+    parsers, its validator or pathspec."""
+    root = copy_tracked(EXAMPLE, tmp_path / "shop")
+    modules = _imported("audit", "--verify", "--root", str(root), cwd=root)
+    assert "pytest_jobledger.cli.audit" in modules
+    assert _heavy(modules) == []
+
+
+def test_list_imports_only_what_it_reads(tmp_path: Path) -> None:
+    """``list`` on a warm cache reads the overlay (ruamel.yaml, PyYAML, its shape checked with
+    jsonschema) and extracts (the warm cache's side is extract/'s: it still imports libcst and
+    pathspec today, issue 25's extraction half). What is asserted is the rest: no other
+    subcommand, no stub, no drafts runner, no docs builder."""
+    root = copy_tracked(EXAMPLE, tmp_path / "shop")
+    subprocess.run(
+        [sys.executable, "-m", "pytest_jobledger", "extract", "--root", str(root)],
+        check=True,
+        capture_output=True,
+    )
+    modules = _imported("list", "--root", str(root), cwd=root)
+    assert "pytest_jobledger.cli.listing" in modules
+    unwanted = ("pytest_jobledger.stub", "pytest_jobledger.draft.runner", "pytest_jobledger.docs")
+    assert sorted(m for m in modules if m.startswith(unwanted)) == []
+    commands = {f"pytest_jobledger.cli.{command.module}" for command in COMMANDS}
+    assert sorted(commands & modules) == ["pytest_jobledger.cli.listing"]
