@@ -14,8 +14,6 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-import pathspec
-
 from .errors import ConfigError
 from .ledger.model import FRAMEWORKS, LEDGER_KEYS, RESOLVED_FIELDS
 from .overlay.cells import (
@@ -771,6 +769,8 @@ def path_text(key: str, value: str, fail: Any) -> None:
 def exclude_patterns(patterns: tuple[str, ...], fail: Any) -> tuple[str, ...]:
     """``exclude``: each entry a pattern ``.gitignore`` syntax can hold (compiled here once, by
     the library discovery uses, so a bad one is a located error and not a traceback later)."""
+    if patterns:
+        import pathspec  # only when there are patterns to compile (issue 25: start-up)
     for pattern in patterns:
         if "\0" in pattern:
             raise fail("exclude", "holds a NUL byte (\\x00), which no file name can hold")

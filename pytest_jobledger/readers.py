@@ -77,9 +77,12 @@ def parse_toml(text: str) -> dict[str, Any]:
     return guarded(tomllib.loads, text, _toml_problem)
 
 
-def parse_yaml(text: str) -> Any:
+def parse_yaml(text: str, events: list[Any] | None = None) -> Any:
     """``text`` read as YAML 1.2 round-trip data, strictly: a duplicate key or any ruamel warning
-    is refused, and dates stay the text they are (YAML 1.2 has no timestamp type)."""
+    is refused, and dates stay the text they are (YAML 1.2 has no timestamp type).
+
+    ``events`` gets ruamel's parse events of this same pass (what ``YAML(typ="rt").parse``
+    yields): the stub reads a big overlay's layout without parsing it a second time."""
 
     line = flow_too_deep(text)
     if line is not None:
@@ -92,6 +95,8 @@ def parse_yaml(text: str) -> Any:
 
         reader = YAML(typ="rt")
         reader.Constructor = text_timestamp_constructor()
+        if events is not None:
+            reader.Parser = recording_parser(events)
         reader.allow_duplicate_keys = False
         with warnings.catch_warnings():
             warnings.simplefilter("error")
@@ -113,6 +118,19 @@ def text_timestamp_constructor() -> type[Any]:
         "tag:yaml.org,2002:timestamp", RoundTripConstructor.construct_yaml_str
     )
     return TextTimestampConstructor
+
+
+def recording_parser(events: list[Any]) -> type[Any]:
+    """ruamel's round-trip parser, appending each event it hands the composer to ``events``."""
+    from ruamel.yaml.parser import RoundTripParser
+
+    class RecordingParser(RoundTripParser):
+        def get_event(self) -> Any:
+            event = super().get_event()
+            events.append(event)
+            return event
+
+    return RecordingParser
 
 
 def guarded(

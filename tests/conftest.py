@@ -3,7 +3,14 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterator
 
+# The parsers with compiled parts, imported once before any test runs: pytester's in-process runs
+# restore sys.modules afterwards, and a C extension imported inside one (ruamel.yaml's) keeps the
+# classes of its first import, so the next run's fresh ruamel.yaml would reject its own nodes
+# ("expected a mapping node, but found mapping"). The commands import them lazily (issue 25).
+import libcst  # noqa: F401
 import pytest
+import ruamel.yaml  # noqa: F401
+import yaml  # noqa: F401
 from hypothesis import HealthCheck, settings
 
 from pytest_jobledger.findings import Finding, Kind

@@ -1,7 +1,9 @@
 """The ``jobledger`` command: one subcommand per module of this package.
 
 Each subcommand module has ``NAME``, ``HELP``, ``add_arguments(parser)`` and ``run(args)``; adding
-one is a module here and a line in :data:`COMMANDS`.
+one is a module here and a line in :data:`COMMANDS` (its name, its one-line help and its module).
+A subcommand's module is imported only when that subcommand is parsed, so ``jobledger --help``,
+``--version`` and ``jobledger list`` do not pay for every other command's imports (issue 25).
 
 Exit codes, for every subcommand: 0 clean, 1 findings or problems reported, 2 usage or
 configuration error (``verdict`` also exits 3 for needs-review, and 2 when its trail cannot be
@@ -13,43 +15,92 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import importlib
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from types import ModuleType
+from typing import Any, NamedTuple, TypeVar, overload
 
 from .. import __version__
-from ..atomic import null_device
 from ..errors import JobledgerError
-from ..text import one_line, say
-from . import (
-    audit,
-    baseline,
-    check,
-    diff,
-    draft,
-    extract,
-    listing,
-    render,
-    schema,
-    show,
-    stub,
-    verdict,
-)
 
-COMMANDS: tuple[ModuleType, ...] = (
-    extract,
-    check,
-    stub,
-    schema,
-    diff,
-    render,
-    draft,
-    listing,
-    show,
-    verdict,
-    audit,
-    baseline,
+
+class Command(NamedTuple):
+    """One line of the table: what ``jobledger --help`` lists without importing the module.
+    (A named tuple, not a dataclass: ``dataclasses`` imports ``inspect``, a tenth of the budget.)"""
+
+    name: str
+    help: str
+    #: The module here that implements it: ``NAME``, ``HELP``, ``add_arguments``, ``run``.
+    module: str
+
+    def load(self) -> ModuleType:
+        return importlib.import_module(f"{__name__}.{self.module}")
+
+
+COMMANDS: tuple[Command, ...] = (
+    Command(
+        "extract",
+        "parse the tree statically and write the job ledger (never imports the code)",
+        "extract",
+    ),
+    Command(
+        "check",
+        "join the ledger with the overlay and report every unsigned or invalid cell",
+        "check",
+    ),
+    Command(
+        "stub",
+        "add a placeholder overlay entry for every unsigned job (it never signs anything)",
+        "stub",
+    ),
+    Command(
+        "schema",
+        "write the overlay schema for this configuration (required cells, project cells, enums)",
+        "schema",
+    ),
+    Command(
+        "diff",
+        "show what changed since a git ref: ledger fields and policy cells, job by job",
+        "diff",
+    ),
+    Command(
+        "render",
+        "render the runbook from the ledger and the signed overlay"
+        " (refuses while cells are unsigned)",
+        "render",
+    ),
+    Command(
+        "draft",
+        "ask a command for unverified purpose drafts of unsigned jobs (never signs anything)",
+        "draft",
+    ),
+    Command(
+        "list",
+        "one line per job of the committed ledger: queue, retries, signed policy and state",
+        "listing",
+    ),
+    Command(
+        "show",
+        "one job's card: the ledger row, every overlay cell, its findings, where each fact is from",
+        "show",
+    ),
+    Command(
+        "verdict",
+        "may this job be retried, requeued or replayed? approved, blocked or needs-review",
+        "verdict",
+    ),
+    Command(
+        "audit",
+        "print the trail of verdicts, or check that no line was edited, removed or reordered",
+        "audit",
+    ),
+    Command(
+        "baseline",
+        "record every failing cell now in the baseline, so the gate fails only on new problems",
+        "baseline",
+    ),
 )
 
 #: What a user's mistake exits with (0 and 1 are each subcommand's own answer).
@@ -63,13 +114,48 @@ def build_parser() -> argparse.ArgumentParser:
         "extract the ledger, check the overlay.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    sub = parser.add_subparsers(
+        dest="command", metavar="COMMAND", required=True, parser_class=_CommandParser
+    )
     for command in COMMANDS:
-        child = sub.add_parser(command.NAME, help=command.HELP, description=command.HELP)
-        add_common_arguments(child)
-        command.add_arguments(child)
-        child.set_defaults(run=command.run)
+        sub.add_parser(command.name, help=command.help, description=command.help, command=command)
     return parser
+
+
+_N = TypeVar("_N")
+
+
+class _CommandParser(argparse.ArgumentParser):
+    """A subcommand's parser that imports its module and adds its arguments only when argparse
+    hands it the rest of the command line: the one subcommand that runs is the only one loaded."""
+
+    def __init__(self, *args: Any, command: Command | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._command = command
+
+    def load(self) -> None:
+        """Add the command's arguments (once); ``jobledger COMMAND --help`` shows them all."""
+        command, self._command = self._command, None
+        if command is None:
+            return
+        module = command.load()
+        add_common_arguments(self)
+        module.add_arguments(self)
+        self.set_defaults(run=module.run)
+
+    @overload
+    def parse_known_args(
+        self, args: Iterable[str] | None = None, namespace: None = None
+    ) -> tuple[argparse.Namespace, list[str]]: ...
+    @overload
+    def parse_known_args(
+        self, args: Iterable[str] | None, namespace: _N
+    ) -> tuple[_N, list[str]]: ...
+    @overload
+    def parse_known_args(self, *, namespace: _N) -> tuple[_N, list[str]]: ...
+    def parse_known_args(self, args: Any = None, namespace: Any = None) -> Any:
+        self.load()
+        return super().parse_known_args(args, namespace)
 
 
 def add_common_arguments(parser: argparse.ArgumentParser) -> None:
@@ -114,6 +200,8 @@ def _main(argv: Sequence[str] | None) -> int:
     try:
         code: int = args.run(args)
     except JobledgerError as error:
+        from ..text import one_line, say
+
         say(one_line(f"jobledger: {error}"), file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
@@ -124,6 +212,8 @@ def _main(argv: Sequence[str] | None) -> int:
 def _reader_gone() -> int:
     """Stop quietly: nobody reads what is left. The standard streams point at the null device
     from here on, so nothing flushed at exit can fail again."""
+    from ..atomic import null_device
+
     with contextlib.suppress(OSError, ValueError):  # ValueError: a stream without a descriptor
         null = null_device()
         for stream in (sys.stdout, sys.stderr):

@@ -6,12 +6,15 @@ from __future__ import annotations
 import argparse
 import dataclasses
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..config import Config, load_config
 from ..errors import JobledgerError
-from ..gate.committed import Snapshot
 from ..text import did_you_mean
-from ..verdict import JobFacts, from_snapshot
+
+if TYPE_CHECKING:  # imported by find_job's callers; `audit` and `--help` need neither
+    from ..gate.committed import Snapshot
+    from ..verdict import JobFacts
 
 
 def config_from_args(args: argparse.Namespace) -> Config:
@@ -39,6 +42,8 @@ def find_job(snapshot: Snapshot, job_id: str) -> JobFacts:
     An operator in an incident often types the function's name: a unique id ending in it is
     suggested, and an id only the code (not the committed ledger) knows is named as such.
     """
+    from ..verdict import from_snapshot
+
     facts = from_snapshot(snapshot, job_id)
     if facts is not None:
         return facts

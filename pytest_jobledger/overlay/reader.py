@@ -21,14 +21,11 @@ day that does not exist (``2024-02-30``) as a located error instead of a crash.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import re
 from pathlib import Path
 from typing import Any
-
-import jsonschema
-import yaml as pyyaml
-from ruamel.yaml.comments import CommentedMap, CommentedOrderedMap, CommentedSeq
 
 from ..errors import OverlayError
 from ..paths import FileTooLarge, UnsafeFile, read_regular
@@ -94,8 +91,15 @@ def load_overlay(
     return dataclasses.replace(overlay, sha256=hashlib.sha256(raw).hexdigest())
 
 
-def parse_overlay(raw: bytes | str, display: str, *, max_bytes: int = MAX_OVERLAY_BYTES) -> Overlay:
-    """Parse overlay text (bytes are UTF-8, a BOM is allowed) into located entries."""
+def parse_overlay(
+    raw: bytes | str,
+    display: str,
+    *,
+    max_bytes: int = MAX_OVERLAY_BYTES,
+    events: list[Any] | None = None,
+) -> Overlay:
+    """Parse overlay text (bytes are UTF-8, a BOM is allowed) into located entries; ``events``
+    gets ruamel's parse events of the same pass (the stub's layout, without a second parse)."""
     if isinstance(raw, bytes):
         if len(raw) > max_bytes:
             raise OverlayError(
@@ -111,12 +115,14 @@ def parse_overlay(raw: bytes | str, display: str, *, max_bytes: int = MAX_OVERLA
     else:
         text = raw
     _refuse_deep_flow_nesting(text, display)
-    data = _load_yaml12(text, display)
+    data = _load_yaml12(text, display, events)
     if data is None:
         return Overlay(path=display)
     _refuse_aliases_and_odd_keys(data, display)
     _check_shape(data, display)
     yaml11 = _load_yaml11(text, display)
+    from ruamel.yaml.comments import CommentedMap  # loaded by the parse above
+
     jobs = data.get("jobs") if isinstance(data, CommentedMap) else None
     if not isinstance(jobs, CommentedMap):
         return Overlay(path=display)
@@ -160,32 +166,36 @@ def _refuse_deep_flow_nesting(text: str, display: str) -> None:
             depth -= 1
 
 
-class _YAML11Loader(getattr(pyyaml, "CSafeLoader", pyyaml.SafeLoader)):  # type: ignore[misc]
-    """PyYAML's safe loader; a timestamp that is no real day or time is a located error."""
+@functools.cache
+def _yaml11_loader() -> type[Any]:
+    """PyYAML's safe loader; a timestamp that is no real day or time is a located error (made on
+    first use: a command that reads no overlay does not import PyYAML)."""
+    import yaml as pyyaml
 
-    def construct_yaml_timestamp(self, node: Any) -> Any:
-        try:
-            return super().construct_yaml_timestamp(node)
-        except ValueError as exc:
-            raise pyyaml.constructor.ConstructorError(
-                None, None, f"{node.value!r} is not a real date or time ({exc})", node.start_mark
-            ) from exc
+    class YAML11Loader(getattr(pyyaml, "CSafeLoader", pyyaml.SafeLoader)):  # type: ignore[misc]
+        def construct_yaml_timestamp(self, node: Any) -> Any:
+            try:
+                return super().construct_yaml_timestamp(node)
+            except ValueError as exc:
+                why = f"{node.value!r} is not a real date or time ({exc})"
+                raise pyyaml.constructor.ConstructorError(None, None, why, node.start_mark) from exc
+
+    timestamp = YAML11Loader.construct_yaml_timestamp
+    YAML11Loader.add_constructor("tag:yaml.org,2002:timestamp", timestamp)
+    return YAML11Loader
 
 
-_YAML11Loader.add_constructor("tag:yaml.org,2002:timestamp", _YAML11Loader.construct_yaml_timestamp)
-
-
-def load_strict(text: str) -> Any:
+def load_strict(text: str, events: list[Any] | None = None) -> Any:
     """``text`` read as YAML 1.2 round-trip data, strictly: a duplicate key or a ruamel warning
     is refused, dates stay text. Raises :class:`~pytest_jobledger.readers.Unreadable` (whatever
     failed, located); each caller says what its file is. The overlay, the owners roster and the
     stub read YAML the same way."""
-    return parse_yaml(text)
+    return parse_yaml(text, events)
 
 
-def _load_yaml12(text: str, display: str) -> Any:
+def _load_yaml12(text: str, display: str, events: list[Any] | None = None) -> Any:
     try:
-        return load_strict(text)
+        return load_strict(text, events)
     except Unreadable as exc:
         problem = exc.problem
         if problem.reason == "deep":
@@ -201,8 +211,10 @@ def _load_yaml12(text: str, display: str) -> Any:
 
 
 def _load_yaml11(text: str, display: str) -> Any:
+    import yaml as pyyaml
+
     def load(source: str) -> Any:
-        return pyyaml.load(source, Loader=_YAML11Loader)
+        return pyyaml.load(source, Loader=_yaml11_loader())
 
     try:
         return guarded(load, text, _yaml11_problem)
@@ -217,6 +229,8 @@ def _load_yaml11(text: str, display: str) -> Any:
 
 def _yaml11_problem(error: BaseException, text: str) -> Problem | None:
     """PyYAML's own errors, said by their problem alone (the second opinion is one clause)."""
+    import yaml as pyyaml
+
     problem = yaml_problem(error, text)
     if problem is None or not isinstance(error, pyyaml.YAMLError):
         return problem
@@ -225,6 +239,8 @@ def _yaml11_problem(error: BaseException, text: str) -> Problem | None:
 
 def _refuse_aliases_and_odd_keys(data: Any, display: str) -> None:
     """Walk every node once: no anchors or aliases, and every mapping key is text."""
+    from ruamel.yaml.comments import CommentedMap, CommentedOrderedMap
+
     seen: set[int] = set()
     stack: list[tuple[Any, int]] = [(data, 1)]
     while stack:
@@ -320,7 +336,9 @@ def _check_shape(data: Any, display: str) -> None:
     errors = sorted(shape_validator().iter_errors(plain), key=lambda e: list(map(str, e.path)))
     if not errors:
         return
-    error = jsonschema.exceptions.best_match(errors)
+    from jsonschema.exceptions import best_match
+
+    error = best_match(errors)
     path = list(error.absolute_path)
     line = _line_of(data, path)
     where = _where(path)
@@ -355,6 +373,8 @@ def _where(path: list[Any]) -> str:
 
 def _line_of(data: Any, path: list[Any]) -> int:
     """The 1-based line of the node at ``path`` (the line of its key), or 1 for the top."""
+    from ruamel.yaml.comments import CommentedMap, CommentedSeq
+
     line = 1
     node = data
     for part in path:

@@ -14,8 +14,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ruamel.yaml.comments import CommentedMap, CommentedSeq
-
 from ..errors import OverlayError
 from ..paths import FileTooLarge, read_regular
 from ..readers import Unreadable, decode_utf8
@@ -73,6 +71,8 @@ def parse_roster(text: str, display: str) -> Roster:
         raise OverlayError(
             f"the owners roster {what}: {problem.detail}", path=display, line=problem.line
         ) from None
+    from ruamel.yaml.comments import CommentedMap, CommentedSeq  # loaded by the parse above
+
     owners: dict[str, str | None] = {}
     if isinstance(data, CommentedSeq):
         for index, item in enumerate(data):
@@ -109,6 +109,8 @@ def _name(item: Any, display: str, line: int) -> str:
 
 
 def _plain(value: Any) -> Any:
+    from ruamel.yaml.comments import CommentedMap, CommentedSeq
+
     if isinstance(value, CommentedMap):
         return {}
     if isinstance(value, CommentedSeq):

@@ -13,11 +13,12 @@ from __future__ import annotations
 import json
 from functools import lru_cache
 from importlib import resources
-from typing import Any
-
-import jsonschema
+from typing import TYPE_CHECKING, Any
 
 from .cells import CellKind, CellSpec, Vocabulary
+
+if TYPE_CHECKING:
+    import jsonschema
 
 #: Where the overlay schema sits inside the package.
 SCHEMA_RESOURCE = "schemas/overlay.schema.json"
@@ -42,6 +43,8 @@ def schema() -> dict[str, Any]:
 @lru_cache(maxsize=1)
 def shape_validator() -> jsonschema.protocols.Validator:
     """The published schema with each entry's inside left open: the join judges it cell by cell."""
+    import jsonschema  # the validator, only where an overlay's shape is checked
+
     document = schema()
     document["$defs"]["entry"] = {"type": ["object", "null"]}
     cls = jsonschema.validators.validator_for(document)

@@ -7,13 +7,19 @@ so a finding explains what a reader saw, not which Python type it became.
 from __future__ import annotations
 
 import datetime
+import sys
 from collections.abc import Mapping
 from collections.abc import Set as AbstractSet
 from typing import Any
 
-from ruamel.yaml.comments import TaggedScalar
-
 from ..text import clip
+
+
+def _tagged_scalar() -> type[Any]:
+    """ruamel's ``TaggedScalar``, or a class nothing is an instance of while ruamel.yaml is not
+    imported (then no value can be one): ``list`` or ``verdict`` without an overlay pays nothing."""
+    comments = sys.modules.get("ruamel.yaml.comments")
+    return comments.TaggedScalar if comments is not None else _Missing
 
 
 class _Missing:
@@ -34,7 +40,7 @@ def to_plain(value: Any) -> Any:
         return value
     if isinstance(value, str):
         return str(value)
-    if isinstance(value, TaggedScalar) and str(value.tag.value) == STR_TAG:
+    if isinstance(value, _tagged_scalar()) and str(value.tag.value) == STR_TAG:
         return str(value.value)  # ``!!str 5``: the text "5", as every reader reads it
     if isinstance(value, int):
         return int(value)
@@ -65,7 +71,7 @@ def family(value: Any) -> str:
         ("list", (list, tuple)),
         ("binary", (bytes, bytearray)),
         ("set", AbstractSet),
-        ("tagged", TaggedScalar),
+        ("tagged", _tagged_scalar()),
     ):
         if isinstance(value, types):
             return name

@@ -17,7 +17,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from ruamel.yaml import YAML
 from ruamel.yaml.events import (
     DocumentStartEvent,
     Event,
@@ -27,11 +26,20 @@ from ruamel.yaml.events import (
 )
 
 from ..errors import OverlayError
-from ..readers import Problem, Unreadable, guarded, parse_yaml, yaml_problem
+from ..readers import Problem, Unreadable, parse_yaml
 from .lines import Lines
 from .style import cell_step, guess_indent, guess_quote, key_column, skip_node
 
-__all__ = ["EntrySpan", "Layout", "has_span", "key_column", "locate", "read_events", "skip_node"]
+__all__ = [
+    "EntrySpan",
+    "Layout",
+    "has_span",
+    "key_column",
+    "locate",
+    "read_events",
+    "remember_events",
+    "skip_node",
+]
 
 
 @dataclass(frozen=True)
@@ -126,18 +134,34 @@ def parse_error(problem: Problem, path: str) -> OverlayError:
     )
 
 
+#: The events of the last few texts the strict reader accepted, keyed by the whole text. The
+#: stub asks for one text's events up to four times (the gate's refusal, the layout, the proof's
+#: before and after), and one ruamel pass over a 3,000-entry overlay takes seconds (issue 25).
+_EVENTS: dict[str, tuple[Event, ...]] = {}
+_REMEMBERED = 4
+
+
+def remember_events(text: str, events: Sequence[Event]) -> None:
+    """Keep the events of a strict pass over ``text`` that succeeded (the gate's own reading)."""
+    _EVENTS.pop(text, None)
+    _EVENTS[text] = tuple(events)
+    while len(_EVENTS) > _REMEMBERED:
+        del _EVENTS[next(iter(_EVENTS))]
+
+
 def read_events(text: str, path: str) -> list[Event]:
-    """Parse with the strict reader (duplicate keys, ruamel warnings, Python's limits: each a
-    located refusal), then return the event stream, or raise a located :class:`OverlayError`."""
-
-    def events(source: str) -> list[Event]:
-        return list(YAML(typ="rt").parse(source))
-
+    """The event stream of the strict reader's one pass (duplicate keys, ruamel warnings,
+    Python's limits: each a located refusal), or raise a located :class:`OverlayError`."""
+    known = _EVENTS.get(text)
+    if known is not None:
+        return list(known)
+    events: list[Event] = []
     try:
-        parse_yaml(text)
-        return guarded(events, text, yaml_problem)
+        parse_yaml(text, events)
     except Unreadable as error:
         raise parse_error(error.problem, path) from None
+    remember_events(text, events)
+    return events
 
 
 def has_span(event: Event) -> bool:

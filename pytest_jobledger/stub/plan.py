@@ -28,7 +28,7 @@ from .layout import EntrySpan, Layout, locate
 from .proof import verify
 from .quoting import quote_only
 from .refusals import (
-    gate_reads_it,
+    gate_refusal,
     refuse_oversized,
     refuse_unwritable_ids,
     refuse_what_the_gate_refuses,
@@ -135,8 +135,10 @@ def stub_overlay(
     if new_text != (source if text is None else text):
         refuse_oversized(new_text, path, max_bytes)  # cheap, so first
         filled_as = {final[job_id]: cells for job_id, cells in fills.items()}
+        refused = gate_refusal(new_text, path, max_bytes)  # one parse, for the proof too
         verify(source, new_text, path, to_add, move_map, set(replaced), filled_as, placeholder)
-        gate_reads_it(new_text, path, max_bytes)
+        if refused is not None:
+            raise refused
     unmatched = _unmatched(orphans, pairs, ambiguous) if to_add else ()
     return StubResult(
         text=new_text,

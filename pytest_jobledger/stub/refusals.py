@@ -6,10 +6,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from ruamel.yaml.events import Event
+
 from ..errors import OverlayError
 from ..ledger.model import Job
 from ..overlay.reader import OVERLAY_BYTES_CEILING, parse_overlay
 from ..text import has_surrogate, one_line
+from .layout import remember_events
 
 
 def refuse_unwritable_ids(jobs: Iterable[Job], path: str) -> None:
@@ -44,8 +47,9 @@ def refuse_what_the_gate_refuses(text: str, path: str, max_bytes: int) -> None:
     """Read ``text`` with the gate's own strict reader first: an overlay the gate refuses (an
     anchor, a merge key, a custom tag, an impossible date, a complex key, deep nesting...) is
     refused by the stub with the gate's located message, and the file is left as it is."""
+    events: list[Event] = []
     try:
-        parse_overlay(text, path, max_bytes=max_bytes)
+        parse_overlay(text, path, max_bytes=max_bytes, events=events)
     except OverlayError as error:
         raise OverlayError(
             f"{error.message}; the stub edits only an overlay the gate reads: fix this by hand, "
@@ -53,13 +57,25 @@ def refuse_what_the_gate_refuses(text: str, path: str, max_bytes: int) -> None:
             path=path,
             line=error.line,
         ) from None
+    remember_events(text, events)  # the layout reads the same pass
+
+
+def gate_refusal(after: str, path: str, max_bytes: int) -> OverlayError | None:
+    """What :func:`gate_reads_it` would raise, returned (``None``: the gate reads ``after``), so
+    the proof can run first on the same parse (it reports a bug of the stub before this)."""
+    try:
+        gate_reads_it(after, path, max_bytes)
+    except OverlayError as error:
+        return error
+    return None
 
 
 def gate_reads_it(after: str, path: str, max_bytes: int) -> None:
     """Refuse text the gate would not read (the old text was read by the gate first, see
     :func:`refuse_what_the_gate_refuses`): the stub never writes an overlay the gate refuses."""
+    events: list[Event] = []
     try:
-        parse_overlay(after, path, max_bytes=max_bytes)
+        parse_overlay(after, path, max_bytes=max_bytes, events=events)
     except OverlayError as error:
         raise OverlayError(
             f"the stubbed overlay would be refused by the gate ({error.message}); nothing was "
@@ -67,3 +83,4 @@ def gate_reads_it(after: str, path: str, max_bytes: int) -> None:
             path=path,
             line=error.line,
         ) from None
+    remember_events(after, events)  # the proof reads the same pass

@@ -1,0 +1,183 @@
+"""Where people wait at a prompt: each command's start, side by side with ``python -c pass``.
+
+    python benchmarks/startup_bench.py [--example celery] [--repeat 5] [--gate]
+
+Copies ``examples/EXAMPLE`` into a temporary folder, runs ``jobledger extract`` once (so every
+step below runs on a warm cache), then times each command as a fresh process, as a user waits for
+it: ``--help``, ``--version``, ``list``, ``show``, ``verdict`` and ``audit --verify``. Each step's
+best of ``--repeat`` runs, in wall and CPU seconds (the child's user + system time: a shared
+machine's load inflates the wall time, not this), and its ratio to ``python -c pass`` from the
+same run, with the issue's target (issue 25: 3x for ``--help``/``--version``, 6x for the rest).
+The last column names the heavy libraries the command imported (from ``python -X importtime``).
+
+``--gate`` adds issue 25's xdist question: ``pytest --jobledger -m jobledger`` serially and with
+``-n 2`` beside pytest on as many trivial passing items, serially and with ``-n 2``; what the gate
+adds under xdist should be no more than what it adds serially.
+
+Nothing here is asserted, and nothing runs in the test suite: read the table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+HEAVY = ("libcst", "jsonschema", "ruamel.yaml", "yaml", "pathspec", "sqlite3")
+
+#: A job of each example, for ``show`` and ``verdict``.
+JOBS = {
+    "celery": "acme_shop.billing.tasks.capture_invoice",
+}
+
+
+def _env(cache: Path) -> dict[str, str]:
+    env = dict(os.environ)
+    env["JOBLEDGER_CACHE_DIR"] = str(cache)
+    env.pop("PYTEST_ADDOPTS", None)
+    return env
+
+
+def timed(command: Sequence[str], cwd: Path, env: dict[str, str]) -> tuple[float, float, int]:
+    """Wall and CPU seconds of one fresh process, and its exit code."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    done = subprocess.run(list(command), cwd=cwd, env=env, capture_output=True, check=False)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+    return wall, cpu, done.returncode
+
+
+def best(command: Sequence[str], cwd: Path, env: dict[str, str], repeat: int) -> tuple[float, ...]:
+    """The least disturbed of ``repeat`` runs: the lowest wall time, with that run's CPU."""
+    return min((timed(command, cwd, env) for _ in range(repeat)), key=lambda run: run[0])
+
+
+def heavy_imports(args: Sequence[str], cwd: Path, env: dict[str, str]) -> str:
+    """The heavy libraries ``jobledger ARGS`` imported, each with its cumulative import time."""
+    command = [sys.executable, "-X", "importtime", "-m", "pytest_jobledger", *args]
+    done = subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True, check=False)
+    found = []
+    for line in done.stderr.splitlines():
+        parts = line.split("|")
+        if len(parts) == 3 and parts[2].strip() in HEAVY:
+            found.append(f"{parts[2].strip()} {int(parts[1]) / 1000:.0f} ms")
+    return ", ".join(found) or "none"
+
+
+def machine() -> str:
+    load = ", ".join(f"{value:.2f}" for value in os.getloadavg())
+    return f"{os.cpu_count()} CPUs (nproc), load average {load}, Python {sys.version.split()[0]}"
+
+
+def startup(root: Path, env: dict[str, str], job: str, repeat: int) -> None:
+    jl = [sys.executable, "-m", "pytest_jobledger"]
+    steps: list[tuple[str, list[str], int]] = [
+        ("--help", ["--help"], 3),
+        ("--version", ["--version"], 3),
+        ("list", ["list"], 6),
+        ("show", ["show", job], 6),
+        ("verdict", ["verdict", job, "--action", "retry"], 6),
+        ("audit --verify", ["audit", "--verify"], 6),
+    ]
+    base_wall, base_cpu, _ = best([sys.executable, "-c", "pass"], root, env, repeat)
+    print(f"\n`python -c pass`: {base_wall:.3f} s wall, {base_cpu:.3f} s CPU (best of {repeat})\n")
+    print("| command | wall s | CPU s | wall ratio | CPU ratio | target | met | heavy imports |")
+    print("|---|---:|---:|---:|---:|---:|---|---|")
+    for name, args, target in steps:
+        wall, cpu, code = best([*jl, *args], root, env, repeat)
+        ratio, cpu_ratio = wall / base_wall, cpu / max(base_cpu, 1e-3)
+        met = "yes" if ratio <= target else "no"
+        heavy = heavy_imports(args, root, env)
+        print(
+            f"| `jobledger {name}` (exit {code}) | {wall:.3f} | {cpu:.3f} | {ratio:.1f} | "
+            f"{cpu_ratio:.1f} | ≤ {target} | {met} | {heavy} |"
+        )
+
+
+TRIVIAL = """\
+import pytest
+
+
+@pytest.mark.parametrize("n", range({count}))
+def test_t(n):
+    pass
+"""
+
+
+def gate(root: Path, env: dict[str, str], scratch: Path, repeat: int) -> None:
+    """The gate's overhead over pytest, serially and with ``-n 2``."""
+    pytest = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"]
+    collected = subprocess.run(
+        [*pytest, "--jobledger", "-m", "jobledger", "--collect-only"],
+        cwd=root,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    count = sum("::" in line for line in collected.stdout.splitlines())
+    trivial = scratch / "trivial"
+    trivial.mkdir()
+    (trivial / "pytest.ini").write_text("[pytest]\n")
+    (trivial / "test_trivial.py").write_text(TRIVIAL.format(count=count))
+    rows = [
+        ("pytest, trivial items", trivial, [*pytest]),
+        ("pytest --jobledger -m jobledger", root, [*pytest, "--jobledger", "-m", "jobledger"]),
+        ("pytest -n 2, trivial items", trivial, [*pytest, "-n", "2"]),
+        (
+            "pytest --jobledger -m jobledger -n 2",
+            root,
+            [*pytest, "--jobledger", "-m", "jobledger", "-n", "2"],
+        ),
+    ]
+    print(f"\nThe gate has {count} items; the trivial suite as many passing ones.\n")
+    print("| run | wall s | CPU s | exit |\n|---|---:|---:|---:|")
+    found = {}
+    for name, cwd, command in rows:
+        wall, cpu, code = best(command, cwd, env, repeat)
+        found[name] = wall
+        print(f"| {name} | {wall:.2f} | {cpu:.2f} | {code} |")
+    serial = found["pytest --jobledger -m jobledger"] - found["pytest, trivial items"]
+    parallel = found["pytest --jobledger -m jobledger -n 2"] - found["pytest -n 2, trivial items"]
+    met = "yes" if parallel <= serial else "no"
+    print(
+        f"\nThe gate adds {serial:.2f} s serially and {parallel:.2f} s under `-n 2` "
+        f"(goal: no more under xdist; met: {met})."
+    )
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--example", default="celery", choices=sorted(JOBS))
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--gate", action="store_true", help="also the xdist overhead table")
+    args = parser.parse_args()
+    scratch = Path(tempfile.mkdtemp(prefix="startup-bench-"))
+    try:
+        root = Path(shutil.copytree(EXAMPLES / args.example, scratch / args.example))
+        env = _env(scratch / "cache")
+        extract = [sys.executable, "-m", "pytest_jobledger", "extract"]
+        subprocess.run(extract, cwd=root, env=env, capture_output=True, check=True)
+        print(f"machine: {machine()}")
+        print(f"example: examples/{args.example}, warm cache")
+        startup(root, env, JOBS[args.example], args.repeat)
+        if args.gate:
+            gate(root, env, scratch, max(1, args.repeat // 2))
+        print(f"\nmachine after: {machine()}")
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
