@@ -36,6 +36,7 @@ from . import (
     stub,
     verdict,
 )
+from .options import add_output_arguments
 
 COMMANDS: tuple[ModuleType, ...] = (
     extract,
@@ -83,6 +84,7 @@ def add_common_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="FILE",
         help="TOML file with a [tool.jobledger] table (default: ROOT/pyproject.toml)",
     )
+    add_output_arguments(parser)
 
 
 #: The reader of our output went away (``jobledger list | head -1``): 128 + SIGPIPE, the status a

@@ -20,6 +20,7 @@ from ..audit.chain import line_sha256
 from ..errors import JobledgerError
 from ..text import one_line, say
 from .common import config_from_args
+from .options import TEXT_JSON, add_format_argument
 
 NAME = "audit"
 HELP = "print the trail of verdicts, or check that no line was edited, removed or reordered"
@@ -46,14 +47,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="check the chain and the head; name the first broken line (exit 1)",
     )
-    parser.add_argument("--json", action="store_true", help="a JSON document for tools")
+    add_format_argument(parser, TEXT_JSON)
 
 
 def run(args: argparse.Namespace) -> int:
     if args.command is not None and (
-        args.verify or args.job is not None or args.tail is not None or args.json
+        args.verify or args.job is not None or args.tail is not None or args.format != "text"
     ):
-        raise JobledgerError(f"audit {args.command} takes no --verify, --job, --tail or --json")
+        raise JobledgerError(
+            f"audit {args.command} takes no --verify, --job, --tail or --format/--json"
+        )
     if args.to is not None and args.command != "copy":
         raise JobledgerError("--to names where `audit copy` writes; it goes with copy only")
     if args.verify and (args.job is not None or args.tail is not None):
@@ -69,13 +72,13 @@ def run(args: argparse.Namespace) -> int:
         say(one_line(f"{log}: {store.init()}"))
         return 0
     if args.verify:
-        return _verify(store.verify(), log, as_json=args.json)
+        return _verify(store.verify(), log, as_json=args.format == "json")
     lines = store.lines()
     if args.job is not None:
         lines = [line for line in lines if line.record and line.record.get("job") == args.job]
     if args.tail is not None:
         lines = lines[-args.tail :]
-    if args.json:
+    if args.format == "json":
         document = {
             "log": log,
             "entries": [

@@ -26,6 +26,7 @@ from ..session import Session
 from ..text import one_line
 from ..text import say as say_line
 from .common import config_from_args
+from .options import add_format_argument
 
 NAME = "baseline"
 HELP = "record every failing cell now in the baseline, so the gate fails only on new problems"
@@ -49,6 +50,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="YYYY-MM-DD",
         help="the day reviews are dated against (default: $JOBLEDGER_TODAY, else today)",
     )
+    add_format_argument(parser, ("text",))
 
 
 def say(text: str) -> None:

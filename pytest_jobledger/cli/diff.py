@@ -12,6 +12,7 @@ from ..reporters.changes import FORMATS, render_json, render_markdown, render_te
 from ..session import Session
 from ..text import say
 from .common import config_from_args
+from .options import add_format_argument
 
 NAME = "diff"
 HELP = "show what changed since a git ref: ledger fields and policy cells, job by job"
@@ -19,9 +20,7 @@ HELP = "show what changed since a git ref: ledger fields and policy cells, job b
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--base", metavar="REF", required=True, help="the git ref to compare with")
-    parser.add_argument(
-        "--format", choices=FORMATS, default="text", help="output format (default: text)"
-    )
+    add_format_argument(parser, FORMATS)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -12,6 +12,7 @@ from ..ledger.model import Ledger
 from ..ledger.store import write_ledger
 from ..text import one_line, say
 from .common import add_cache_argument, config_from_args
+from .options import add_format_argument, note
 from .progress import TerminalProgress
 
 NAME = "extract"
@@ -30,7 +31,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--progress",
         action="store_true",
         help="report files read, parsed and jobs found on stderr (default: only on a terminal, "
-        "when the run takes more than a couple of seconds)",
+        "when the run takes more than a couple of seconds, and not with -q)",
+    )
+    add_format_argument(
+        parser,
+        ("text",),
+        note="; the ledger itself is JSON (`check --format json` lists its problems)",
     )
 
 
@@ -49,7 +55,7 @@ def problem_lines(ledger: Ledger) -> list[str]:
 
 def run(args: argparse.Namespace) -> int:
     config = config_from_args(args)
-    progress = TerminalProgress(forced=args.progress)
+    progress = TerminalProgress(forced=args.progress, quiet=args.quiet)
     extraction = extract(config, progress=progress)
     ledger = extraction.ledger
     progress.finish(jobs=len(ledger.jobs))
@@ -72,8 +78,5 @@ def run(args: argparse.Namespace) -> int:
     problems = problem_lines(ledger)
     for line in problems:
         say(one_line(line), file=sys.stderr)
-    say(
-        one_line(f"jobledger: wrote {target}: {len(ledger.jobs)} jobs, {len(problems)} problems"),
-        file=sys.stderr,
-    )
+    note(args, f"jobledger: wrote {target}: {len(ledger.jobs)} jobs, {len(problems)} problems")
     return 1 if problems else 0

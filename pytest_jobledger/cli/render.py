@@ -26,6 +26,7 @@ from ..session import Session
 from ..text import one_line
 from ..text import say as say_line
 from .common import config_from_args
+from .options import add_format_argument, note
 
 NAME = "render"
 HELP = (
@@ -42,9 +43,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="PATH",
         help="where to write it; '-' prints it (default: the configured runbook, docs/jobs.md)",
     )
-    parser.add_argument(
-        "--format", choices=FORMATS, default="markdown", help="markdown (default) or json"
-    )
+    add_format_argument(parser, FORMATS, default="markdown", note="; json needs -o")
     parser.add_argument(
         "--preview",
         action="store_true",
@@ -70,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
         return 1
     if args.check:
         return _check(args, config, result)
-    drafts = _drafts(session) if args.preview else None
+    drafts = _drafts(session, args) if args.preview else None
     text = render_runbook(result, config, fmt=args.format, preview=args.preview, drafts=drafts)
     if args.output == "-":
         say_line(text, end="")
@@ -85,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
             path=str(path),
         ) from None
     label = str(path) if args.output else config.display(path)
-    say(f"jobledger: wrote {label}: {len(result.jobs)} jobs")
+    note(args, f"jobledger: wrote {label}: {len(result.jobs)} jobs")
     return 0
 
 
@@ -151,17 +150,17 @@ def _check(args: argparse.Namespace, config: Config, result: GateResult) -> int:
         ) from None
     line = stale_line(raw.decode("utf-8", errors="replace"), expected)
     if line is None:
-        say(f"jobledger: {label} is up to date")
+        note(args, f"jobledger: {label} is up to date")
         return 0
     say(f"{label}:{line}: differs from a fresh render; run `jobledger render` and commit it")
     return 1
 
 
-def _drafts(session: Session) -> dict[str, DraftNote]:
+def _drafts(session: Session, args: argparse.Namespace) -> dict[str, DraftNote]:
     """The drafts a preview may show, each marked stale when its docstring changed since."""
     drafts = session.drafts
     if isinstance(drafts, DraftsError):
-        say(f"jobledger: {drafts}; the preview shows no drafts")
+        note(args, f"jobledger: {drafts}; the preview shows no drafts")
         return {}
     docstrings = {row.job.id: row.job.docstring for row in session.gate.jobs}
     return {

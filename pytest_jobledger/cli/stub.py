@@ -30,6 +30,7 @@ from ..stub.plan import StubResult, is_empty_overlay, stub_overlay
 from ..stub.swap import write_unless_changed
 from ..text import one_line, say
 from .common import config_from_args
+from .options import add_format_argument
 
 NAME = "stub"
 HELP = "add a placeholder overlay entry for every unsigned job (it never signs anything)"
@@ -64,6 +65,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help='write unquoted yes/no cell values as "yes"/"no", so YAML 1.1 readers (PyYAML) '
         "read strings too; only those values change",
     )
+    add_format_argument(parser, ("text",))
 
 
 def read_overlay(

@@ -25,6 +25,7 @@ from ..verdict import Action, Answer, Request, Verdict, decide
 from .cards import verdict_card
 from .common import config_from_args, find_job
 from .listing import sources_json
+from .options import TEXT_JSON, add_format_argument
 
 NAME = "verdict"
 HELP = "may this job be retried, requeued or replayed? approved, blocked or needs-review"
@@ -56,7 +57,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--ticket", metavar="REF", help="the incident or change ticket")
     parser.add_argument("--actor", metavar="NAME", help="who asks (default: the OS user)")
-    parser.add_argument("--json", action="store_true", help="a JSON document for tools")
+    add_format_argument(parser, TEXT_JSON)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -77,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
             path=exc.path or log,
         ) from exc
     where = f"line {line.number} of {log}"
-    if args.json:
+    if args.format == "json":
         document = {
             **verdict.to_json(),
             **sources_json(snapshot),
