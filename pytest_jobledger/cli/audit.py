@@ -18,6 +18,7 @@ from typing import Any
 from .. import audit
 from ..audit.chain import line_sha256
 from ..errors import JobledgerError
+from ..paths import Shown
 from ..text import one_line, say
 from .common import config_from_args
 from .options import TEXT_JSON, add_format_argument
@@ -68,6 +69,10 @@ def run(args: argparse.Namespace) -> int:
         return _copy(config.audit_log, config.root, args.to)
     store = audit.open_store(config.audit_log, root=config.root)
     log = store.display
+    if store.target.kind == "file" and args.format == "text":
+        # A file trail is named from the current folder, so `log:line` opens; JSON keeps the
+        # configured, root-relative name (and a database's URL is never a path).
+        log = Shown.here(config.root).path(log)
     if args.command == "init":
         say(one_line(f"{log}: {store.init()}"))
         return 0

@@ -13,6 +13,7 @@ from ..config import Config
 from ..errors import JobledgerError
 from ..gate.status import STATUS_JOB
 from ..gate.today import resolve_today
+from ..paths import Shown
 from ..reporters import text
 from ..reporters.terminal import use_color
 from ..session import Session
@@ -67,6 +68,7 @@ def run(args: argparse.Namespace) -> int:
             text.Tally.of(result, config),
             verbosity=verbosity,
             color=not to_file and use_color(args.color, sys.stdout, os.environ),
+            shown=Shown.here(config.root),
         )
     else:
         output = reporters.get(args.format)(result.findings, config)

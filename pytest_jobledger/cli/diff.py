@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 
+from ..paths import Shown
 from ..reporters.changes import FORMATS, render_json, render_markdown, render_text
 from ..session import Session
 from ..text import say
@@ -26,6 +27,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     config = config_from_args(args)
     report = Session.open(config, base=args.base, baseline=False).changes()
-    render = {"text": render_text, "markdown": render_markdown, "json": render_json}[args.format]
-    say(render(report), end="")
+    if args.format == "text":
+        say(render_text(report, Shown.here(config.root)), end="")
+    else:
+        render = {"markdown": render_markdown, "json": render_json}[args.format]
+        say(render(report), end="")
     return 0

@@ -18,7 +18,7 @@ from ..draft.store import DraftsError
 from ..errors import ConfigError, JobledgerError
 from ..findings import GateResult
 from ..ledger.diff import stale_line
-from ..paths import read_regular
+from ..paths import Shown, read_regular
 from ..reporters.runbook import FORMATS, DraftNote, blockers, render_runbook
 from ..reporters.runbook.publish import MAX_RUNBOOK_BYTES
 from ..reporters.text import format_finding
@@ -83,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
             f"cannot write the runbook ({error.strerror or error}); the previous file is unchanged",
             path=str(path),
         ) from None
-    label = str(path) if args.output else config.display(path)
+    label = str(path) if args.output else Shown.here(config.root).path(config.display(path))
     note(args, f"jobledger: wrote {label}: {len(result.jobs)} jobs")
     return 0
 
@@ -108,6 +108,7 @@ def refused(result: GateResult, config: Config) -> bool:
     blocking = blockers(result)
     if not blocking:
         return False
+    shown = Shown.here(config.root)
     findings = [check.finding for check in blocking if check.finding is not None]
     ids = {row.job.id for row in result.jobs}
     cells = sum(1 for check in blocking if check.job in ids)
@@ -121,11 +122,11 @@ def refused(result: GateResult, config: Config) -> bool:
     if known:
         say(
             f"jobledger: {known} of them {'are' if known != 1 else 'is'} in the baseline "
-            f"{config.display(config.baseline_path)}; the runbook is published only once the "
-            "baseline holds nothing"
+            f"{shown.path(config.display(config.baseline_path))}; the runbook is published only "
+            "once the baseline holds nothing"
         )
     for finding in findings[:SHOWN]:
-        say(format_finding(finding))
+        say(format_finding(finding, shown))
     if len(findings) > SHOWN:
         say(f"... and {len(findings) - SHOWN} more (`jobledger check` lists every one)")
     say(
@@ -138,7 +139,7 @@ def refused(result: GateResult, config: Config) -> bool:
 def _check(args: argparse.Namespace, config: Config, result: GateResult) -> int:
     expected = render_runbook(result, config)
     path = Path(args.output) if args.output else config.runbook_path
-    label = str(path) if args.output else config.display(path)
+    label = str(path) if args.output else Shown.here(config.root).path(config.display(path))
     try:
         raw = read_regular(path, root=None if args.output else config.root, limit=MAX_RUNBOOK_BYTES)
     except FileNotFoundError:

@@ -14,7 +14,7 @@ from pathlib import Path
 from ..atomic import atomic_write
 from ..errors import JobledgerError
 from ..overlay.schema import render_schema
-from ..paths import read_regular
+from ..paths import Shown, read_regular
 from ..text import one_line, say
 from .common import config_from_args
 from .options import add_format_argument, note
@@ -51,7 +51,9 @@ def run(args: argparse.Namespace) -> int:
     # -o is the operator's own choice; the configured path belongs to the tree and stays in it.
     path = Path(args.output) if args.output else config.schema_path
     root = None if args.output else config.root
-    shown = one_line(str(path) if args.output else config.display(path))
+    shown = one_line(
+        str(path) if args.output else Shown.here(config.root).path(config.display(path))
+    )
     if args.check:
         try:
             current = read_regular(path, root=root, limit=MAX_SCHEMA_BYTES).decode("utf-8")

@@ -26,6 +26,7 @@ from ..extract import extract_ledger
 from ..ledger.model import Ledger
 from ..ledger.store import committed_ledger
 from ..overlay.reader import MAX_OVERLAY_BYTES, OVERLAY_BYTES_CEILING, read_overlay_bytes
+from ..paths import Shown
 from ..stub.plan import StubResult, is_empty_overlay, stub_overlay
 from ..stub.swap import write_unless_changed
 from ..text import one_line, say
@@ -171,10 +172,13 @@ def _stub_locked(
         rename=tuple(args.rename) if args.rename else None,
         quote_yes_no=args.quote_yes_no,
     )
+    # What a person reads names the overlay from the current folder; the plan's errors keep the
+    # configured (root-relative) path.
+    shown = Shown.here(config.root).path(label)
     if text is not None:
-        stale_schema_line(text, schema_reference(config), label)
+        stale_schema_line(text, schema_reference(config), shown)
     if args.check:
-        report(result, label, check=True, command=rerun(args))
+        report(result, shown, check=True, command=rerun(args))
         return 1 if result.changed else 0
     if result.changed:
 
@@ -197,7 +201,7 @@ def _stub_locked(
                 f"cannot write the overlay ({error.strerror or error}); the old file is unchanged",
                 path=label,
             ) from None
-    report(result, label, check=False)
+    report(result, shown, check=False)
     return 0
 
 

@@ -19,6 +19,7 @@ from typing import Any
 from .. import __version__, audit
 from ..errors import JobledgerError
 from ..gate.committed import Snapshot
+from ..paths import Shown
 from ..session import Session
 from ..text import say
 from ..verdict import Action, Answer, Request, Verdict, decide
@@ -91,7 +92,8 @@ def run(args: argparse.Namespace) -> int:
         }
         say(json.dumps(document, indent=2, sort_keys=True) + "\n", end="")
     else:
-        for text in verdict_card(verdict, f"recorded as {where} (sha256 {line.sha256[:12]})"):
+        recorded = f"recorded as {where} (sha256 {line.sha256[:12]})"
+        for text in verdict_card(verdict, recorded, Shown.here(config.root)):
             say(text)
     return EXIT_CODES[verdict.answer]
 
