@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import json
 import sys
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
+from ..errors import ConfigError
 from ..extract import extract
 from ..gate.status import empty_scan
 from ..ledger.model import Ledger
@@ -36,30 +40,49 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     add_format_argument(
         parser,
-        ("text",),
-        note="; the ledger itself is JSON (`check --format json` lists its problems)",
+        ("text", "json"),
+        note="; json: what was written and every problem, as one document on stdout (the "
+        "ledger itself is written as JSON either way)",
     )
 
 
-def problem_lines(ledger: Ledger, shown: Shown | None = None) -> list[str]:
-    """Every problem as ``path:line: message``, in the ledger's stable order (each path from the
-    current folder, with ``shown``)."""
+def problems_of(ledger: Ledger, shown: Shown | None = None) -> list[tuple[str, int, str]]:
+    """Every problem as ``(path, line, message)``, in the ledger's stable order (paths named in
+    a message from the current folder, with ``shown``; the path itself as recorded)."""
 
     def where(location: str) -> str:
         return location if shown is None else shown.location(location)
 
-    lines = [f"{where(item.location)}: {item.message}" for item in ledger.unsupported]
+    found = [(item.path, item.line, item.message) for item in ledger.unsupported]
     for job_id, rows in sorted(ledger.duplicate_ids().items()):
         places = ", ".join(where(row.location) for row in rows)
         for row in rows:
-            lines.append(
-                f"{where(row.location)}: duplicate job id {job_id!r} (registered at {places}); "
-                "rename one of the functions or give each a distinct registered name"
+            found.append(
+                (
+                    row.path,
+                    row.line,
+                    f"duplicate job id {job_id!r} (registered at {places}); rename one of the "
+                    "functions or give each a distinct registered name",
+                )
             )
-    return lines
+    return found
+
+
+def problem_lines(ledger: Ledger, shown: Shown | None = None) -> list[str]:
+    """Every problem as ``path:line: message`` (each path from the current folder, with
+    ``shown``)."""
+    return [
+        f"{path if shown is None else shown.path(path)}:{line}: {message}"
+        for path, line, message in problems_of(ledger, shown)
+    ]
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.format == "json" and args.output == "-":
+        raise ConfigError(
+            "-o - prints the ledger and --format json prints a report of the run; give one, or "
+            "-o PATH with --format json"
+        )
     config = config_from_args(args)
     progress = TerminalProgress(forced=args.progress, quiet=args.quiet)
     extraction = extract(config, progress=progress)
@@ -71,6 +94,10 @@ def run(args: argparse.Namespace) -> int:
     shown = Shown.here(config.root)
     if empty is not None:
         # Writing it would replace a good committed ledger with an empty one after a typo.
+        if args.format == "json":
+            problem = {"path": empty.path, "line": empty.line, "message": empty.message}
+            _report_json(None, 0, [problem], extraction.warnings)
+            return 1
         where = shown.location(empty.location)
         say(one_line(f"{where}: {empty.message} Nothing was written."), file=sys.stderr)
         return 1
@@ -83,8 +110,30 @@ def run(args: argparse.Namespace) -> int:
         path = Path(args.output) if args.output else config.ledger_path
         write_ledger(path, ledger, root=config.root, named_by_operator=bool(args.output))
         target = str(path) if args.output else shown.path(config.ledger_display)
+    if args.format == "json":
+        written = str(path) if args.output else config.ledger_display
+        found = [
+            {"path": path_, "line": line, "message": message}
+            for path_, line, message in problems_of(ledger)
+        ]
+        _report_json(written, len(ledger.jobs), found, extraction.warnings)
+        return 1 if found else 0
     problems = problem_lines(ledger, shown)
     for line in problems:
         say(one_line(line), file=sys.stderr)
     note(args, f"jobledger: wrote {target}: {len(ledger.jobs)} jobs, {len(problems)} problems")
     return 1 if problems else 0
+
+
+def _report_json(
+    written: str | None, jobs: int, problems: list[dict[str, Any]], warnings: Sequence[str]
+) -> None:
+    """``--format json``: what was written (the ledger's path as configured, relative to the
+    root, or ``-o``'s as given; ``null``: nothing), how many jobs, and every problem."""
+    document = {
+        "ledger": written,
+        "jobs": jobs,
+        "problems": problems,
+        "warnings": list(warnings),
+    }
+    say(json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False) + "\n", end="")

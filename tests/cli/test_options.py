@@ -22,7 +22,7 @@ JOB = "acme_shop.billing.tasks.capture_invoice"
 
 #: Each command's formats, its default first; and what it needs besides the options under test.
 FORMATS: dict[str, tuple[str, ...]] = {
-    "extract": ("text",),
+    "extract": ("text", "json"),
     "check": ("text", "json", "github", "sarif"),
     "stub": ("text",),
     "schema": ("text",),
