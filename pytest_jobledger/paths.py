@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import re
 import stat
+from dataclasses import dataclass
 from pathlib import Path
 
 #: Opening a FIFO for reading waits for a writer; non-blocking, it returns at once (and is refused).
@@ -122,3 +123,48 @@ def _kind(mode: int) -> str:
     if stat.S_ISSOCK(mode):
         return "a socket"
     return "not a regular file"
+
+
+#: ``path:line`` as findings and facts name a place (no spaces: a sentence is not a place).
+_LOCATION = re.compile(r"^(?P<path>[^\s:][^\s]*?):(?P<line>\d+)$")
+
+
+@dataclass(frozen=True)
+class Shown:
+    """How human output names a file: relative to the folder the command runs in, so an
+    editor's or a terminal's jump to ``path:line`` works under ``--root`` and from a subfolder
+    (``../proj/overlays/job_policy.yaml:6`` when that folder is outside the root).
+
+    Findings and ledger rows keep root-relative paths; only a presenter converts, at display
+    time. Machine formats keep their own convention (JSON, SARIF and GitHub annotations stay
+    relative to the root). ``cwd`` is ``None`` when the current folder cannot be known (it was
+    removed): paths are then shown as recorded.
+    """
+
+    root: Path
+    cwd: Path | None
+
+    @classmethod
+    def here(cls, root: Path) -> Shown:
+        """Paths as seen from the current folder (symlinks followed, as the root's are)."""
+        try:
+            cwd: Path | None = Path.cwd().resolve()
+        except OSError:  # the current folder was removed
+            cwd = None
+        return cls(root, cwd)
+
+    def path(self, recorded: str) -> str:
+        """A root-relative (or absolute) path as a person types it from the current folder."""
+        if self.cwd is None or self.cwd == self.root:
+            return recorded
+        try:
+            return os.path.relpath(os.path.join(self.root, recorded), self.cwd).replace(os.sep, "/")
+        except ValueError:  # another drive (Windows): no relative path exists
+            return os.path.join(self.root, recorded)
+
+    def location(self, recorded: str) -> str:
+        """``path:line`` with its path shown from the current folder; any other text as is."""
+        found = _LOCATION.match(recorded)
+        if found is None:
+            return recorded
+        return f"{self.path(found.group('path'))}:{found.group('line')}"

@@ -176,8 +176,9 @@ def test_no_command_prints_a_line_a_runner_would_obey(
 
 
 def test_check_names_the_hostile_file_as_a_path(
-    hostile: Path, capsys: pytest.CaptureFixture[str]
+    hostile: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.chdir(hostile)  # paths are shown from the current folder
     capsys.readouterr()
     main(["check", "--root", str(hostile)])
     out = capsys.readouterr().out

@@ -169,6 +169,9 @@ def add_common_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="FILE",
         help="TOML file with a [tool.jobledger] table (default: ROOT/pyproject.toml)",
     )
+    from .options import add_output_arguments
+
+    add_output_arguments(parser)
 
 
 #: The reader of our output went away (``jobledger list | head -1``): 128 + SIGPIPE, the status a

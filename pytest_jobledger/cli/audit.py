@@ -18,8 +18,10 @@ from typing import Any
 from .. import audit
 from ..audit.chain import line_sha256
 from ..errors import JobledgerError
+from ..paths import Shown
 from ..text import one_line, say
 from .common import config_from_args
+from .options import TEXT_JSON, add_format_argument
 
 NAME = "audit"
 HELP = "print the trail of verdicts, or check that no line was edited, removed or reordered"
@@ -46,14 +48,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="check the chain and the head; name the first broken line (exit 1)",
     )
-    parser.add_argument("--json", action="store_true", help="a JSON document for tools")
+    add_format_argument(parser, TEXT_JSON)
 
 
 def run(args: argparse.Namespace) -> int:
     if args.command is not None and (
-        args.verify or args.job is not None or args.tail is not None or args.json
+        args.verify or args.job is not None or args.tail is not None or args.format != "text"
     ):
-        raise JobledgerError(f"audit {args.command} takes no --verify, --job, --tail or --json")
+        raise JobledgerError(
+            f"audit {args.command} takes no --verify, --job, --tail or --format/--json"
+        )
     if args.to is not None and args.command != "copy":
         raise JobledgerError("--to names where `audit copy` writes; it goes with copy only")
     if args.verify and (args.job is not None or args.tail is not None):
@@ -65,17 +69,21 @@ def run(args: argparse.Namespace) -> int:
         return _copy(config.audit_log, config.root, args.to)
     store = audit.open_store(config.audit_log, root=config.root)
     log = store.display
+    if store.target.kind == "file" and args.format == "text":
+        # A file trail is named from the current folder, so `log:line` opens; JSON keeps the
+        # configured, root-relative name (and a database's URL is never a path).
+        log = Shown.here(config.root).path(log)
     if args.command == "init":
         say(one_line(f"{log}: {store.init()}"))
         return 0
     if args.verify:
-        return _verify(store.verify(), log, as_json=args.json)
+        return _verify(store.verify(), log, as_json=args.format == "json")
     lines = store.lines()
     if args.job is not None:
         lines = [line for line in lines if line.record and line.record.get("job") == args.job]
     if args.tail is not None:
         lines = lines[-args.tail :]
-    if args.json:
+    if args.format == "json":
         document = {
             "log": log,
             "entries": [

@@ -21,11 +21,13 @@ from ..baseline import Baseline, Entry, current_entries
 from ..errors import ConfigError, JobledgerError
 from ..findings import STATUS_JOB
 from ..gate.today import resolve_today
+from ..paths import Shown
 from ..reporters.text import format_finding
 from ..session import Session
 from ..text import one_line
 from ..text import say as say_line
 from .common import config_from_args
+from .options import add_format_argument
 
 NAME = "baseline"
 HELP = "record every failing cell now in the baseline, so the gate fails only on new problems"
@@ -49,6 +51,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="YYYY-MM-DD",
         help="the day reviews are dated against (default: $JOBLEDGER_TODAY, else today)",
     )
+    add_format_argument(parser, ("text",))
 
 
 def say(text: str) -> None:
@@ -57,7 +60,8 @@ def say(text: str) -> None:
 
 def run(args: argparse.Namespace) -> int:
     config = config_from_args(args)
-    display = config.display(config.baseline_path)
+    shown = Shown.here(config.root)
+    display = shown.path(config.display(config.baseline_path))
     # A corrupt or foreign baseline file is refused (exit 2) before anything else is read.
     session = Session.open(config, today=resolve_today(args.today))
     old = session.known
@@ -75,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
         )
         for check in footing:
             if check.finding is not None:
-                say(format_finding(check.finding))
+                say(format_finding(check.finding, shown))
         return 1
     now = current_entries(result)
     before = old.entries if old is not None else ()

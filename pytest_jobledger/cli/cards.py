@@ -4,6 +4,9 @@ Every line goes through :func:`~pytest_jobledger.text.one_line`: a job id, a cel
 comes from the repository and may try to start a second line (or a forged workflow command).
 Values are shown as JSON (quoted text, bare numbers), so a signed ``"no"`` reads as the word a
 person wrote, and long text is clipped; ``--json`` has it whole.
+
+Paths are shown from the current folder (:class:`~pytest_jobledger.paths.Shown`), so a place
+opens from where the command ran; ``--json`` keeps them relative to the project root.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from typing import Any
 
 from ..findings import Finding
 from ..gate.committed import COMMITTED, Snapshot
+from ..paths import Shown
 from ..text import clip, one_line
 from ..verdict import Evidence, Fact, JobFacts, Reason, Verdict
 
@@ -28,18 +32,19 @@ def show_value(value: Any) -> str:
     return clip(json.dumps(value, ensure_ascii=False, sort_keys=True), VALUE_WIDTH)
 
 
-def fact_line(fact: Fact, width: int = 19) -> str:
+def fact_line(fact: Fact, width: int = 19, shown: Shown | None = None) -> str:
     """``  name  value  [evidence where] note``, e.g. ``idempotent  "no"  [signed o.yaml:9]``."""
     value = "" if fact.value is None else f"{show_value(fact.value)}  "
-    label = fact.evidence.value + (f" {fact.where}" if fact.where else "")
+    where = fact.where if fact.where is None or shown is None else shown.location(fact.where)
+    label = fact.evidence.value + (f" {where}" if where else "")
     note = f" {fact.note}" if fact.note else ""
     return one_line(f"  {fact.name:<{width}} {value}[{label}]{note}")
 
 
-def fact_lines(facts: Iterable[Fact]) -> list[str]:
+def fact_lines(facts: Iterable[Fact], shown: Shown | None = None) -> list[str]:
     facts = list(facts)
     width = max((len(fact.name) for fact in facts), default=0)
-    return [fact_line(fact, width) for fact in facts]
+    return [fact_line(fact, width, shown) for fact in facts]
 
 
 def reason_lines(title: str, reasons: Sequence[Reason]) -> list[str]:
@@ -50,13 +55,15 @@ def reason_lines(title: str, reasons: Sequence[Reason]) -> list[str]:
     return lines
 
 
-def finding_line(finding: Finding) -> str:
-    return one_line(f"  {finding.location}: [{finding.kind.value}] {finding.message}")
+def finding_line(finding: Finding, shown: Shown | None = None) -> str:
+    where = finding.location if shown is None else f"{shown.path(finding.path)}:{finding.line}"
+    return one_line(f"  {where}: [{finding.kind.value}] {finding.message}")
 
 
 def ledger_line(snapshot: Snapshot) -> str:
     """Which ledger a card reads, and whether it is stale: always said, never implied."""
-    display = snapshot.config.ledger_display
+    config = snapshot.config
+    display = Shown.here(config.root).path(config.ledger_display)
     if snapshot.origin != COMMITTED:
         where = f"no committed ledger at {display}" if not snapshot.stale else snapshot.stale
         return one_line(f"ledger: a fresh extraction of the code ({where})")
@@ -69,7 +76,8 @@ def ledger_line(snapshot: Snapshot) -> str:
 
 
 def overlay_line(snapshot: Snapshot) -> str:
-    display = snapshot.config.overlay_display
+    config = snapshot.config
+    display = Shown.here(config.root).path(config.overlay_display)
     if snapshot.overlay_error is not None:
         return one_line(f"overlay: {display} cannot be read: {snapshot.overlay_error}")
     if snapshot.overlay is not None and not snapshot.overlay.exists:
@@ -80,6 +88,7 @@ def overlay_line(snapshot: Snapshot) -> str:
 def job_card(snapshot: Snapshot, facts: JobFacts) -> list[str]:
     """``jobledger show``: the ledger row, every cell, the job's findings, each fact's source."""
     job = facts.job
+    shown = Shown.here(snapshot.config.root)
     row = snapshot.joined(job.id)
     failing = facts.failing
     lines = [one_line(job.id), ledger_line(snapshot), overlay_line(snapshot)]
@@ -88,16 +97,16 @@ def job_card(snapshot: Snapshot, facts: JobFacts) -> list[str]:
     else:
         lines.append(f"state: {len(failing)} failing (see Findings)")
     lines.append("")
-    lines.append(one_line(f"Ledger row (read from the code at {job.location}):"))
+    lines.append(one_line(f"Ledger row (read from the code at {shown.location(job.location)}):"))
     extra = []
     if job.docstring is not None:
         extra.append(Fact("docstring", job.docstring, Evidence.SOURCE, job.location))
     if job.options:
         extra.append(Fact("options", dict(job.options), Evidence.SOURCE, job.location))
-    lines.extend(fact_lines([*facts.ledger, *extra]))
+    lines.extend(fact_lines([*facts.ledger, *extra], shown))
     lines.append("")
     lines.append("Overlay cells:")
-    lines.extend(fact_lines(facts.cells.values()))
+    lines.extend(fact_lines(facts.cells.values(), shown))
     if row is not None and row.entry is not None:
         known = set(facts.cells)
         others = [cell for cell in row.entry.cells if cell.key not in known]
@@ -107,14 +116,15 @@ def job_card(snapshot: Snapshot, facts: JobFacts) -> list[str]:
         lines.append(one_line(f"Findings: the overlay cannot be read ({facts.unreadable})"))
     elif failing:
         lines.append(f"Findings ({len(failing)}):")
-        lines.extend(finding_line(finding) for finding in failing)
+        lines.extend(finding_line(finding, shown) for finding in failing)
     else:
         lines.append("Findings: none; every cell the gate judges passes")
     return lines
 
 
-def verdict_card(verdict: Verdict, audit: str) -> list[str]:
-    """The answer first, then blockers, review items, the evidence, the next actions, the trail."""
+def verdict_card(verdict: Verdict, audit: str, shown: Shown | None = None) -> list[str]:
+    """The answer first, then blockers, review items, the evidence, the next actions, the trail
+    (each place from the current folder, with ``shown``)."""
     request = verdict.request
     count = ""
     if request.count is not None:
@@ -125,7 +135,7 @@ def verdict_card(verdict: Verdict, audit: str) -> list[str]:
     lines.extend(reason_lines("Blockers", verdict.blockers))
     lines.extend(reason_lines("Review", verdict.review))
     lines.append("Evidence (source: the code; signed: a person's claim; self-reported: as typed):")
-    lines.extend(fact_lines(verdict.facts))
+    lines.extend(fact_lines(verdict.facts, shown))
     lines.append("Next:")
     lines.extend(
         one_line(f"  {number}. {step}") for number, step in enumerate(verdict.next_actions, 1)

@@ -13,38 +13,20 @@ from ..config import Config
 from ..errors import JobledgerError
 from ..gate.status import STATUS_JOB
 from ..gate.today import resolve_today
+from ..paths import Shown
 from ..reporters import text
-from ..reporters.terminal import CHOICES, use_color
+from ..reporters.terminal import use_color
 from ..session import Session
-from ..text import one_line, say, say_commands
+from ..text import say, say_commands
 from .common import add_cache_argument, config_from_args
+from .options import add_format_argument, note
 
 NAME = "check"
 HELP = "join the ledger with the overlay and report every unsigned or invalid cell"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--format",
-        choices=reporters.names(),
-        default="text",
-        help="output format (default: text)",
-    )
-    loudness = parser.add_mutually_exclusive_group()
-    loudness.add_argument(
-        "-v",
-        "--verbose",
-        action="store_true",
-        help="text: also list every cell of a job with no entry",
-    )
-    loudness.add_argument("-q", "--quiet", action="store_true", help="text: print only the totals")
-    parser.add_argument(
-        "--color",
-        choices=CHOICES,
-        default="auto",
-        help="text: colour the report (default: auto, only on a terminal and without NO_COLOR; "
-        "FORCE_COLOR forces it)",
-    )
+    add_format_argument(parser, reporters.names())
     parser.add_argument(
         "-o",
         "--output",
@@ -76,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
     result = session.fresh_view
     for check in result.checks:
         if check.job == STATUS_JOB and check.skipped is not None:
-            say(one_line(f"jobledger: {check.skipped}"), file=sys.stderr)
+            note(args, f"jobledger: {check.skipped}")
     to_file = args.output not in (None, "-")
     if args.format == "text":
         verbosity = text.QUIET if args.quiet else text.VERBOSE if args.verbose else text.NORMAL
@@ -86,11 +68,13 @@ def run(args: argparse.Namespace) -> int:
             text.Tally.of(result, config),
             verbosity=verbosity,
             color=not to_file and use_color(args.color, sys.stdout, os.environ),
+            shown=Shown.here(config.root),
         )
     else:
         output = reporters.get(args.format)(result.findings, config)
     if to_file:
         _write_report(Path(args.output), output, config)
+        note(args, f"jobledger: wrote {Path(args.output)}")
     elif args.format == "github":
         say_commands(output)  # workflow commands we mean, escaped by github/commands
     else:
@@ -108,4 +92,3 @@ def _write_report(path: Path, output: str, config: Config) -> None:
             f"cannot write the report ({error.strerror or error}); nothing was written",
             path=str(path),
         ) from None
-    say(one_line(f"jobledger: wrote {path}"), file=sys.stderr)

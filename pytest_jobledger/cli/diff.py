@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import argparse
 
+from ..paths import Shown
 from ..reporters.changes import FORMATS, render_json, render_markdown, render_text
 from ..session import Session
 from ..text import say
 from .common import config_from_args
+from .options import add_format_argument
 
 NAME = "diff"
 HELP = "show what changed since a git ref: ledger fields and policy cells, job by job"
@@ -19,14 +21,15 @@ HELP = "show what changed since a git ref: ledger fields and policy cells, job b
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--base", metavar="REF", required=True, help="the git ref to compare with")
-    parser.add_argument(
-        "--format", choices=FORMATS, default="text", help="output format (default: text)"
-    )
+    add_format_argument(parser, FORMATS)
 
 
 def run(args: argparse.Namespace) -> int:
     config = config_from_args(args)
     report = Session.open(config, base=args.base, baseline=False).changes()
-    render = {"text": render_text, "markdown": render_markdown, "json": render_json}[args.format]
-    say(render(report), end="")
+    if args.format == "text":
+        say(render_text(report, Shown.here(config.root)), end="")
+    else:
+        render = {"markdown": render_markdown, "json": render_json}[args.format]
+        say(render(report), end="")
     return 0

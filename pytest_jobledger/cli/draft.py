@@ -25,6 +25,7 @@ from ..session import Session
 from ..text import one_line
 from ..text import say as say_line
 from .common import config_from_args
+from .options import add_format_argument, note
 
 NAME = "draft"
 HELP = "ask a command for unverified purpose drafts of unsigned jobs (never signs anything)"
@@ -56,6 +57,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"kill the command (and its process group) after this long, per job "
         f"(default: {DEFAULT_TIMEOUT_S:g})",
     )
+    add_format_argument(parser, ("text",), note="; --dry-run prints each request as JSON")
 
 
 def say(text: str) -> None:
@@ -118,7 +120,9 @@ def _draft_jobs(
             old = existing.get(job.id)
             if old is not None and not args.refresh:
                 state = "stale, the docstring changed since" if old.stale(digest) else "current"
-                say(f"{job.id}: kept the existing draft ({state}); --refresh drafts it again")
+                note(
+                    args, f"{job.id}: kept the existing draft ({state}); --refresh drafts it again"
+                )
                 kept += 1
                 continue
             request = DraftRequest.from_job(job)
@@ -137,7 +141,7 @@ def _draft_jobs(
                 failed += 1
                 continue
             made[job.id] = Draft(job.id, text, program, digest)
-            say(f"{job.id}: drafted ({len(text)} characters, unverified)")
+            note(args, f"{job.id}: drafted ({len(text)} characters, unverified)")
     finally:
         if made:  # what finished is kept, even when the run is interrupted
             with locked(config.drafts_path, root=config.root):

@@ -3,15 +3,21 @@
 from __future__ import annotations
 
 import argparse
+import json
 import sys
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
+from ..errors import ConfigError
 from ..extract import extract
 from ..gate.status import empty_scan
 from ..ledger.model import Ledger
 from ..ledger.store import write_ledger
+from ..paths import Shown
 from ..text import one_line, say
 from .common import add_cache_argument, config_from_args
+from .options import add_format_argument, note
 from .progress import TerminalProgress
 
 NAME = "extract"
@@ -30,35 +36,70 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--progress",
         action="store_true",
         help="report files read, parsed and jobs found on stderr (default: only on a terminal, "
-        "when the run takes more than a couple of seconds)",
+        "when the run takes more than a couple of seconds, and not with -q)",
+    )
+    add_format_argument(
+        parser,
+        ("text", "json"),
+        note="; json: what was written and every problem, as one document on stdout (the "
+        "ledger itself is written as JSON either way)",
     )
 
 
-def problem_lines(ledger: Ledger) -> list[str]:
-    """Every problem as ``path:line: message``, in the ledger's stable order."""
-    lines = [f"{item.location}: {item.message}" for item in ledger.unsupported]
+def problems_of(ledger: Ledger, shown: Shown | None = None) -> list[tuple[str, int, str]]:
+    """Every problem as ``(path, line, message)``, in the ledger's stable order (paths named in
+    a message from the current folder, with ``shown``; the path itself as recorded)."""
+
+    def where(location: str) -> str:
+        return location if shown is None else shown.location(location)
+
+    found = [(item.path, item.line, item.message) for item in ledger.unsupported]
     for job_id, rows in sorted(ledger.duplicate_ids().items()):
-        places = ", ".join(row.location for row in rows)
+        places = ", ".join(where(row.location) for row in rows)
         for row in rows:
-            lines.append(
-                f"{row.location}: duplicate job id {job_id!r} (registered at {places}); "
-                "rename one of the functions or give each a distinct registered name"
+            found.append(
+                (
+                    row.path,
+                    row.line,
+                    f"duplicate job id {job_id!r} (registered at {places}); rename one of the "
+                    "functions or give each a distinct registered name",
+                )
             )
-    return lines
+    return found
+
+
+def problem_lines(ledger: Ledger, shown: Shown | None = None) -> list[str]:
+    """Every problem as ``path:line: message`` (each path from the current folder, with
+    ``shown``)."""
+    return [
+        f"{path if shown is None else shown.path(path)}:{line}: {message}"
+        for path, line, message in problems_of(ledger, shown)
+    ]
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.format == "json" and args.output == "-":
+        raise ConfigError(
+            "-o - prints the ledger and --format json prints a report of the run; give one, or "
+            "-o PATH with --format json"
+        )
     config = config_from_args(args)
-    progress = TerminalProgress(forced=args.progress)
+    progress = TerminalProgress(forced=args.progress, quiet=args.quiet)
     extraction = extract(config, progress=progress)
     ledger = extraction.ledger
     progress.finish(jobs=len(ledger.jobs))
     for warning in extraction.warnings:
         say(one_line(f"warning: {warning}"), file=sys.stderr)
     empty = empty_scan(ledger, config)
+    shown = Shown.here(config.root)
     if empty is not None:
         # Writing it would replace a good committed ledger with an empty one after a typo.
-        say(one_line(f"{empty.location}: {empty.message} Nothing was written."), file=sys.stderr)
+        if args.format == "json":
+            problem = {"path": empty.path, "line": empty.line, "message": empty.message}
+            _report_json(None, 0, [problem], extraction.warnings)
+            return 1
+        where = shown.location(empty.location)
+        say(one_line(f"{where}: {empty.message} Nothing was written."), file=sys.stderr)
         return 1
     text = ledger.dumps()
     if args.output == "-":
@@ -68,12 +109,31 @@ def run(args: argparse.Namespace) -> int:
         # -o is the operator's own choice; the configured path belongs to the tree and stays in it.
         path = Path(args.output) if args.output else config.ledger_path
         write_ledger(path, ledger, root=config.root, named_by_operator=bool(args.output))
-        target = str(path)
-    problems = problem_lines(ledger)
+        target = str(path) if args.output else shown.path(config.ledger_display)
+    if args.format == "json":
+        written = str(path) if args.output else config.ledger_display
+        found = [
+            {"path": path_, "line": line, "message": message}
+            for path_, line, message in problems_of(ledger)
+        ]
+        _report_json(written, len(ledger.jobs), found, extraction.warnings)
+        return 1 if found else 0
+    problems = problem_lines(ledger, shown)
     for line in problems:
         say(one_line(line), file=sys.stderr)
-    say(
-        one_line(f"jobledger: wrote {target}: {len(ledger.jobs)} jobs, {len(problems)} problems"),
-        file=sys.stderr,
-    )
+    note(args, f"jobledger: wrote {target}: {len(ledger.jobs)} jobs, {len(problems)} problems")
     return 1 if problems else 0
+
+
+def _report_json(
+    written: str | None, jobs: int, problems: list[dict[str, Any]], warnings: Sequence[str]
+) -> None:
+    """``--format json``: what was written (the ledger's path as configured, relative to the
+    root, or ``-o``'s as given; ``null``: nothing), how many jobs, and every problem."""
+    document = {
+        "ledger": written,
+        "jobs": jobs,
+        "problems": problems,
+        "warnings": list(warnings),
+    }
+    say(json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False) + "\n", end="")

@@ -16,6 +16,7 @@ from ..text import clip, one_line, say
 from ..verdict import JobFacts, from_snapshot
 from .cards import ledger_line, overlay_line
 from .common import config_from_args
+from .options import TEXT_JSON, add_format_argument
 
 NAME = "list"
 HELP = "one line per job of the committed ledger: queue, retries, signed policy and state"
@@ -28,13 +29,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--unsigned", action="store_true", help="only jobs with a failing cell")
     parser.add_argument("--queue", metavar="Q", help="only jobs the ledger puts on queue Q")
     parser.add_argument("--owner", metavar="O", help="only jobs whose signed paging owner is O")
-    parser.add_argument("--json", action="store_true", help="a JSON document for tools")
+    add_format_argument(parser, TEXT_JSON)
 
 
 def run(args: argparse.Namespace) -> int:
     snapshot = Session.open(config_from_args(args), baseline=False).committed_view
     rows = [row for row in job_rows(snapshot) if _wanted(row, args)]
-    if args.json:
+    if args.format == "json":
         document = {**sources_json(snapshot), "jobs": rows}
         say(json.dumps(document, indent=2, sort_keys=True) + "\n", end="")
         return 0

@@ -28,10 +28,16 @@ class TerminalProgress:
     """:class:`pytest_jobledger.extract.engine.Progress` on a stream (stderr by default)."""
 
     def __init__(
-        self, stream: TextIO | None = None, *, forced: bool = False, delay: float = DELAY
+        self,
+        stream: TextIO | None = None,
+        *,
+        forced: bool = False,
+        delay: float = DELAY,
+        quiet: bool = False,
     ) -> None:
         self.stream = stream if stream is not None else sys.stderr
-        self.enabled = forced or _is_terminal(self.stream)
+        # -q drops the progress a terminal would get unasked; --progress still shows it.
+        self.enabled = forced or (not quiet and _is_terminal(self.stream))
         self.forced = forced
         self.start = time.monotonic()
         self.delay = 0.0 if forced else delay

@@ -18,7 +18,7 @@ from ..draft.store import DraftsError
 from ..errors import ConfigError, JobledgerError
 from ..findings import GateResult
 from ..ledger.diff import stale_line
-from ..paths import read_regular
+from ..paths import Shown, read_regular
 from ..reporters.runbook import FORMATS, DraftNote, blockers, render_runbook
 from ..reporters.runbook.publish import MAX_RUNBOOK_BYTES
 from ..reporters.text import format_finding
@@ -26,6 +26,7 @@ from ..session import Session
 from ..text import one_line
 from ..text import say as say_line
 from .common import config_from_args
+from .options import add_format_argument, note
 
 NAME = "render"
 HELP = (
@@ -42,9 +43,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="PATH",
         help="where to write it; '-' prints it (default: the configured runbook, docs/jobs.md)",
     )
-    parser.add_argument(
-        "--format", choices=FORMATS, default="markdown", help="markdown (default) or json"
-    )
+    add_format_argument(parser, FORMATS, default="markdown", note="; json needs -o")
     parser.add_argument(
         "--preview",
         action="store_true",
@@ -70,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
         return 1
     if args.check:
         return _check(args, config, result)
-    drafts = _drafts(session) if args.preview else None
+    drafts = _drafts(session, args) if args.preview else None
     text = render_runbook(result, config, fmt=args.format, preview=args.preview, drafts=drafts)
     if args.output == "-":
         say_line(text, end="")
@@ -84,8 +83,8 @@ def run(args: argparse.Namespace) -> int:
             f"cannot write the runbook ({error.strerror or error}); the previous file is unchanged",
             path=str(path),
         ) from None
-    label = str(path) if args.output else config.display(path)
-    say(f"jobledger: wrote {label}: {len(result.jobs)} jobs")
+    label = str(path) if args.output else Shown.here(config.root).path(config.display(path))
+    note(args, f"jobledger: wrote {label}: {len(result.jobs)} jobs")
     return 0
 
 
@@ -109,6 +108,7 @@ def refused(result: GateResult, config: Config) -> bool:
     blocking = blockers(result)
     if not blocking:
         return False
+    shown = Shown.here(config.root)
     findings = [check.finding for check in blocking if check.finding is not None]
     ids = {row.job.id for row in result.jobs}
     cells = sum(1 for check in blocking if check.job in ids)
@@ -122,11 +122,11 @@ def refused(result: GateResult, config: Config) -> bool:
     if known:
         say(
             f"jobledger: {known} of them {'are' if known != 1 else 'is'} in the baseline "
-            f"{config.display(config.baseline_path)}; the runbook is published only once the "
-            "baseline holds nothing"
+            f"{shown.path(config.display(config.baseline_path))}; the runbook is published only "
+            "once the baseline holds nothing"
         )
     for finding in findings[:SHOWN]:
-        say(format_finding(finding))
+        say(format_finding(finding, shown))
     if len(findings) > SHOWN:
         say(f"... and {len(findings) - SHOWN} more (`jobledger check` lists every one)")
     say(
@@ -139,7 +139,7 @@ def refused(result: GateResult, config: Config) -> bool:
 def _check(args: argparse.Namespace, config: Config, result: GateResult) -> int:
     expected = render_runbook(result, config)
     path = Path(args.output) if args.output else config.runbook_path
-    label = str(path) if args.output else config.display(path)
+    label = str(path) if args.output else Shown.here(config.root).path(config.display(path))
     try:
         raw = read_regular(path, root=None if args.output else config.root, limit=MAX_RUNBOOK_BYTES)
     except FileNotFoundError:
@@ -151,17 +151,17 @@ def _check(args: argparse.Namespace, config: Config, result: GateResult) -> int:
         ) from None
     line = stale_line(raw.decode("utf-8", errors="replace"), expected)
     if line is None:
-        say(f"jobledger: {label} is up to date")
+        note(args, f"jobledger: {label} is up to date")
         return 0
     say(f"{label}:{line}: differs from a fresh render; run `jobledger render` and commit it")
     return 1
 
 
-def _drafts(session: Session) -> dict[str, DraftNote]:
+def _drafts(session: Session, args: argparse.Namespace) -> dict[str, DraftNote]:
     """The drafts a preview may show, each marked stale when its docstring changed since."""
     drafts = session.drafts
     if isinstance(drafts, DraftsError):
-        say(f"jobledger: {drafts}; the preview shows no drafts")
+        note(args, f"jobledger: {drafts}; the preview shows no drafts")
         return {}
     docstrings = {row.job.id: row.job.docstring for row in session.gate.jobs}
     return {

@@ -14,9 +14,10 @@ from pathlib import Path
 from ..atomic import atomic_write
 from ..errors import JobledgerError
 from ..overlay.schema import render_schema
-from ..paths import read_regular
+from ..paths import Shown, read_regular
 from ..text import one_line, say
 from .common import config_from_args
+from .options import add_format_argument, note
 
 NAME = "schema"
 HELP = "write the overlay schema for this configuration (required cells, project cells, enums)"
@@ -38,6 +39,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="change nothing; exit 1 if the file differs from what would be written",
     )
+    add_format_argument(parser, ("text",), note="; the schema itself is JSON")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -49,7 +51,9 @@ def run(args: argparse.Namespace) -> int:
     # -o is the operator's own choice; the configured path belongs to the tree and stays in it.
     path = Path(args.output) if args.output else config.schema_path
     root = None if args.output else config.root
-    shown = one_line(str(path) if args.output else config.display(path))
+    shown = one_line(
+        str(path) if args.output else Shown.here(config.root).path(config.display(path))
+    )
     if args.check:
         try:
             current = read_regular(path, root=root, limit=MAX_SCHEMA_BYTES).decode("utf-8")
@@ -58,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
         except (OSError, UnicodeDecodeError):
             current = ""
         if current == text:
-            say(f"jobledger: {shown} is up to date", file=sys.stderr)
+            note(args, f"jobledger: {shown} is up to date")
             return 0
         state = "does not exist" if current is None else "is out of date"
         say(f"jobledger: {shown} {state}; run `jobledger schema`", file=sys.stderr)
@@ -69,5 +73,5 @@ def run(args: argparse.Namespace) -> int:
         reason = exc.strerror or str(exc)
         raise JobledgerError(f"cannot write the schema ({reason})", path=shown) from exc
     cells = len(config.vocabulary.cells)
-    say(f"jobledger: wrote {shown}: {cells} cells", file=sys.stderr)
+    note(args, f"jobledger: wrote {shown}: {cells} cells")
     return 0

@@ -10,6 +10,7 @@ from ..text import say
 from .cards import job_card
 from .common import config_from_args, find_job
 from .listing import sources_json
+from .options import TEXT_JSON, add_format_argument
 
 NAME = "show"
 HELP = "one job's card: the ledger row, every overlay cell, its findings, where each fact is from"
@@ -17,13 +18,13 @@ HELP = "one job's card: the ledger row, every overlay cell, its findings, where 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("job", metavar="JOB_ID", help="the job's id in the ledger")
-    parser.add_argument("--json", action="store_true", help="a JSON document for tools")
+    add_format_argument(parser, TEXT_JSON)
 
 
 def run(args: argparse.Namespace) -> int:
     snapshot = Session.open(config_from_args(args), baseline=False).committed_view
     facts = find_job(snapshot, args.job)
-    if args.json:
+    if args.format == "json":
         document = {
             **sources_json(snapshot),
             "job": facts.job.id,

@@ -26,10 +26,12 @@ from ..extract import extract_ledger
 from ..ledger.model import Ledger
 from ..ledger.store import committed_ledger
 from ..overlay.reader import MAX_OVERLAY_BYTES, OVERLAY_BYTES_CEILING, read_overlay_bytes
+from ..paths import Shown
 from ..stub.plan import StubResult, is_empty_overlay, stub_overlay
 from ..stub.swap import write_unless_changed
 from ..text import one_line, say
 from .common import config_from_args
+from .options import add_format_argument
 
 NAME = "stub"
 HELP = "add a placeholder overlay entry for every unsigned job (it never signs anything)"
@@ -64,6 +66,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help='write unquoted yes/no cell values as "yes"/"no", so YAML 1.1 readers (PyYAML) '
         "read strings too; only those values change",
     )
+    add_format_argument(parser, ("text",))
 
 
 def read_overlay(
@@ -169,10 +172,13 @@ def _stub_locked(
         rename=tuple(args.rename) if args.rename else None,
         quote_yes_no=args.quote_yes_no,
     )
+    # What a person reads names the overlay from the current folder; the plan's errors keep the
+    # configured (root-relative) path.
+    shown = Shown.here(config.root).path(label)
     if text is not None:
-        stale_schema_line(text, schema_reference(config), label)
+        stale_schema_line(text, schema_reference(config), shown)
     if args.check:
-        report(result, label, check=True, command=rerun(args))
+        report(result, shown, check=True, command=rerun(args))
         return 1 if result.changed else 0
     if result.changed:
 
@@ -195,7 +201,7 @@ def _stub_locked(
                 f"cannot write the overlay ({error.strerror or error}); the old file is unchanged",
                 path=label,
             ) from None
-    report(result, label, check=False)
+    report(result, shown, check=False)
     return 0
 
 

@@ -19,12 +19,14 @@ from typing import Any
 from .. import __version__, audit
 from ..errors import JobledgerError
 from ..gate.committed import Snapshot
+from ..paths import Shown
 from ..session import Session
 from ..text import say
 from ..verdict import Action, Answer, Request, Verdict, decide
 from .cards import verdict_card
 from .common import config_from_args, find_job
 from .listing import sources_json
+from .options import TEXT_JSON, add_format_argument
 
 NAME = "verdict"
 HELP = "may this job be retried, requeued or replayed? approved, blocked or needs-review"
@@ -56,7 +58,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--ticket", metavar="REF", help="the incident or change ticket")
     parser.add_argument("--actor", metavar="NAME", help="who asks (default: the OS user)")
-    parser.add_argument("--json", action="store_true", help="a JSON document for tools")
+    add_format_argument(parser, TEXT_JSON)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -77,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
             path=exc.path or log,
         ) from exc
     where = f"line {line.number} of {log}"
-    if args.json:
+    if args.format == "json":
         document = {
             **verdict.to_json(),
             **sources_json(snapshot),
@@ -90,7 +92,8 @@ def run(args: argparse.Namespace) -> int:
         }
         say(json.dumps(document, indent=2, sort_keys=True) + "\n", end="")
     else:
-        for text in verdict_card(verdict, f"recorded as {where} (sha256 {line.sha256[:12]})"):
+        recorded = f"recorded as {where} (sha256 {line.sha256[:12]})"
+        for text in verdict_card(verdict, recorded, Shown.here(config.root)):
             say(text)
     return EXIT_CODES[verdict.answer]
 

@@ -11,6 +11,7 @@ import json
 
 from ..findings import ChangeReport, JobChanges
 from ..ledger.diff import FieldChange
+from ..paths import Shown
 from ..text import one_line
 from .markdown import Budget, code, escape_markdown
 
@@ -32,7 +33,9 @@ def headline(report: ChangeReport) -> str:
     )
 
 
-def render_text(report: ChangeReport) -> str:
+def render_text(report: ChangeReport, shown: Shown | None = None) -> str:
+    """The report for a terminal: places (``path:line``) from the current folder, with
+    ``shown``; Markdown and JSON keep them relative to the root."""
     lines = [f"jobledger diff against {report.base} ({report.commit[:12]}): {headline(report)}"]
     for job in report.jobs:
         lines.append(f"{job.job} ({job.status})")
@@ -45,7 +48,8 @@ def render_text(report: ChangeReport) -> str:
         ("unsupported registrations gone", report.unsupported_removed),
     ):
         if places:
-            lines.append(f"{label}: {', '.join(places)}")
+            named = places if shown is None else [shown.location(place) for place in places]
+            lines.append(f"{label}: {', '.join(named)}")
     return "".join(one_line(line) + "\n" for line in lines)
 
 

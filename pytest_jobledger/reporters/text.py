@@ -14,6 +14,10 @@ The report ends with the totals by kind (``jobledger: 12 jobs, 60 cells signed``
 fails) and, when something does, ``next:`` lines naming the command that fixes it (``jobledger
 stub`` for jobs with no entry, ``jobledger extract`` for a stale ledger). ``-q`` prints only the
 totals. Every line goes through :func:`~pytest_jobledger.text.one_line` before it is coloured.
+
+Paths are shown from the current folder when the command gives a
+:class:`~pytest_jobledger.paths.Shown` (``jobledger check`` does), so ``path:line`` opens from
+where it ran; the findings themselves stay root-relative.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from dataclasses import dataclass
 
 from ..config import Config
 from ..findings import Finding, GateResult, Kind, Level
+from ..paths import Shown
 from ..text import one_line
 from .terminal import Style, paint
 
@@ -85,10 +90,17 @@ class Tally:
         )
 
 
-def format_finding(finding: Finding) -> str:
+def format_finding(finding: Finding, shown: Shown | None = None) -> str:
     """``path:line: id::cell [kind] message``; a warning or notice says so after the location
     (``path:line: warning: ...``), the way compilers mark what does not fail the build."""
-    return one_line(f"{finding.location}: {_level(finding)}{_item(finding)}")
+    return one_line(f"{_location(finding, shown)}: {_level(finding)}{_item(finding)}")
+
+
+def _location(finding: Finding, shown: Shown | None) -> str:
+    """``path:line``, the path from the current folder when ``shown`` says where that is."""
+    if shown is None:
+        return finding.location
+    return f"{shown.path(finding.path)}:{finding.line}"
 
 
 def report(findings: Sequence[Finding], config: Config) -> str:
@@ -104,6 +116,7 @@ def render(
     *,
     verbosity: int = NORMAL,
     color: bool = False,
+    shown: Shown | None = None,
 ) -> str:
     """The whole report: the grouped sections (unless quiet), the totals, the next steps."""
     lines: list[str] = []
@@ -114,12 +127,12 @@ def render(
                 continue
             if level in HEADINGS:
                 lines.append(paint(HEADINGS[level], Style.BOLD, color))
-            lines.extend(_section(chosen, tally, verbosity, color))
+            lines.extend(_section(chosen, tally, verbosity, color, shown))
     failing = [finding for finding in findings if finding.level.fails]
     style = Style.RED if failing else Style.GREEN
     lines.append(paint(one_line(_totals(findings, tally)), style, color))
     if failing and verbosity > QUIET:
-        for step in _next_steps(failing, tally, config):
+        for step in _next_steps(failing, tally, config, shown):
             lines.append(paint("next:", Style.BOLD, color) + " " + one_line(step))
     return "\n".join(lines) + "\n"
 
@@ -128,7 +141,11 @@ def render(
 
 
 def _section(
-    findings: Sequence[Finding], tally: Tally | None, verbosity: int, color: bool
+    findings: Sequence[Finding],
+    tally: Tally | None,
+    verbosity: int,
+    color: bool,
+    shown: Shown | None,
 ) -> list[str]:
     by_job: dict[str, list[Finding]] = {}
     for finding in findings:
@@ -145,12 +162,12 @@ def _section(
             first = unsigned[0]
             name = "" if rows > 1 else f"{job}: "
             lines.append(
-                f"{indent}{_where(first, color)} {one_line(_level(first) + name)}"
+                f"{indent}{_where(first, color, shown)} {one_line(_level(first) + name)}"
                 + paint(tag, LEVEL_STYLES[first.level], color)
             )
             if verbosity >= VERBOSE:
-                lines.extend(f"{indent}  {_row(f, color, cell_only=True)}" for f in unsigned)
-        lines.extend(f"{indent}{_row(f, color, cell_only=rows > 1)}" for f in others)
+                lines.extend(f"{indent}  {_row(f, color, shown, cell_only=True)}" for f in unsigned)
+        lines.extend(f"{indent}{_row(f, color, shown, cell_only=rows > 1)}" for f in others)
     return lines
 
 
@@ -169,18 +186,18 @@ def _collapsed(job: str, own: Sequence[Finding], tally: Tally | None) -> tuple[l
     return [], ""
 
 
-def _row(finding: Finding, color: bool, *, cell_only: bool) -> str:
+def _row(finding: Finding, color: bool, shown: Shown | None, *, cell_only: bool) -> str:
     """``path:line: [level: ]job::cell [kind] message`` (``cell [kind] ...`` under its job)."""
     # An unsupported place is named by its location already: no need to say it twice.
     short = cell_only or finding.job == finding.location
     name = one_line(finding.cell if short else f"{finding.job}::{finding.cell}")
     kind = paint(f"[{finding.kind.value}]", LEVEL_STYLES[finding.level], color)
     text = one_line(finding.message)
-    return f"{_where(finding, color)} {one_line(_level(finding))}{name} {kind} {text}"
+    return f"{_where(finding, color, shown)} {one_line(_level(finding))}{name} {kind} {text}"
 
 
-def _where(finding: Finding, color: bool) -> str:
-    return paint(one_line(f"{finding.location}:"), Style.BOLD, color)
+def _where(finding: Finding, color: bool, shown: Shown | None) -> str:
+    return paint(one_line(f"{_location(finding, shown)}:"), Style.BOLD, color)
 
 
 def _item(finding: Finding) -> str:
@@ -225,8 +242,13 @@ def _totals(findings: Sequence[Finding], tally: Tally | None) -> str:
     return head + aside
 
 
-def _next_steps(failing: Sequence[Finding], tally: Tally | None, config: Config) -> list[str]:
+def _next_steps(
+    failing: Sequence[Finding], tally: Tally | None, config: Config, shown: Shown | None
+) -> list[str]:
     """One line per kind that fails, most blocking first: the command, or else what to do."""
+    ledger, overlay = config.ledger_display, config.overlay_display
+    if shown is not None:
+        ledger, overlay = shown.path(ledger), shown.path(overlay)
     present = {finding.kind for finding in failing}
     rest = [kind for kind in Kind if kind not in FIRST and kind not in LAST]
     steps: list[str] = []
@@ -234,9 +256,9 @@ def _next_steps(failing: Sequence[Finding], tally: Tally | None, config: Config)
         if kind not in present:
             continue
         if kind is Kind.UNSIGNED:
-            steps.extend(_unsigned_steps(failing, tally, config))
+            steps.extend(_unsigned_steps(failing, tally, overlay))
         elif kind is Kind.LEDGER_STALE:
-            steps.append(f"`jobledger extract`, then commit {config.ledger_display}")
+            steps.append(f"`jobledger extract`, then commit {ledger}")
         elif kind is Kind.ORPHAN:
             steps.append(
                 "`jobledger stub --renames` first, while the committed ledger still names the old "
@@ -248,19 +270,18 @@ def _next_steps(failing: Sequence[Finding], tally: Tally | None, config: Config)
         elif kind is Kind.NOT_YES_NO:
             steps.append(
                 f"`jobledger stub --quote-yes-no` quotes the unquoted yes/no answers in "
-                f'{config.overlay_display}; any other answer is rewritten by hand as "yes" or "no"'
+                f'{overlay}; any other answer is rewritten by hand as "yes" or "no"'
             )
         else:
             steps.append(f"{kind.value}: {kind.help}")
     return steps
 
 
-def _unsigned_steps(failing: Sequence[Finding], tally: Tally | None, config: Config) -> list[str]:
+def _unsigned_steps(failing: Sequence[Finding], tally: Tally | None, overlay: str) -> list[str]:
     no_entry = tally.no_entry if tally is not None else frozenset()
     unsigned = [finding for finding in failing if finding.kind is Kind.UNSIGNED]
     missing = sorted({finding.job for finding in unsigned if finding.job in no_entry})
     answer = [finding for finding in unsigned if finding.job not in no_entry]
-    overlay = config.overlay_display
     steps = []
     if missing:
         steps.append(

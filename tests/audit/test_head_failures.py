@@ -143,8 +143,12 @@ def test_a_line_past_the_head_is_listed_as_no_verdict(
     ids=["deep-array", "deep-object", "long-int", "not-utf8"],
 )
 def test_a_hostile_line_is_located_not_a_traceback(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], hostile: bytes
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    hostile: bytes,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    monkeypatch.chdir(tmp_path)  # paths are shown from the current folder
     add(tmp_path)
     with log_in(tmp_path).open("ab") as handle:
         handle.write(hostile + b"\n")

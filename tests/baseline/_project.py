@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from repo_files import copy_tracked
@@ -28,4 +29,11 @@ def legacy(tmp_path: Path, name: str = "acme") -> Path:
 
 
 def baseline(root: Path, *args: str) -> int:
-    return main(["baseline", "--root", str(root), *args])
+    """``jobledger baseline`` run from the root, as a person runs it (paths are shown from the
+    current folder)."""
+    here = Path.cwd()
+    os.chdir(root)
+    try:
+        return main(["baseline", "--root", str(root), *args])
+    finally:
+        os.chdir(here)

@@ -36,6 +36,7 @@ def _grown_repository(tmp_path: Path) -> Path:
 def _check(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "pytest_jobledger", "check", "--root", str(root), *args],
+        cwd=root,  # paths are shown from the current folder
         capture_output=True,
         text=True,
         timeout=120,

@@ -105,8 +105,9 @@ def test_check_json_and_sarif_mark_the_known_failures(
 
 
 def test_render_refuses_while_the_baseline_holds_anything(
-    baselined: Path, capsys: pytest.CaptureFixture[str]
+    baselined: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.chdir(baselined)  # paths are shown from the current folder
     capsys.readouterr()
     assert main(["render", "--root", str(baselined)]) == 1
     err = capsys.readouterr().err.splitlines()

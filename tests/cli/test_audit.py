@@ -51,7 +51,10 @@ def test_job_tail_and_json(trail: Path, capsys: pytest.CaptureFixture[str]) -> N
     assert len(entry["sha256"]) == 64
 
 
-def test_verify_a_whole_trail(trail: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_verify_a_whole_trail(
+    trail: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(trail)  # paths are shown from the current folder
     capsys.readouterr()
     assert main(["audit", "--root", str(trail), "--verify"]) == 0
     out = capsys.readouterr().out
@@ -59,8 +62,9 @@ def test_verify_a_whole_trail(trail: Path, capsys: pytest.CaptureFixture[str]) -
 
 
 def test_verify_names_an_edited_line_and_exits_1(
-    trail: Path, capsys: pytest.CaptureFixture[str]
+    trail: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.chdir(trail)  # paths are shown from the current folder
     path = trail / ".jobledger" / "audit.ndjson"
     lines = path.read_text().splitlines(keepends=True)
     lines[0] = lines[0].replace('"verdict": "blocked"', '"verdict": "approved"')
@@ -73,7 +77,10 @@ def test_verify_names_an_edited_line_and_exits_1(
     assert (document["ok"], document["broken"], document["lines"]) == (False, 1, 3)
 
 
-def test_verify_names_a_removed_last_line(trail: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_verify_names_a_removed_last_line(
+    trail: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(trail)  # paths are shown from the current folder
     path = trail / ".jobledger" / "audit.ndjson"
     path.write_text("".join(path.read_text().splitlines(keepends=True)[:2]))
     capsys.readouterr()
@@ -81,7 +88,10 @@ def test_verify_names_a_removed_last_line(trail: Path, capsys: pytest.CaptureFix
     assert capsys.readouterr().out.startswith(".jobledger/audit.ndjson:3: line 3 is missing")
 
 
-def test_an_empty_trail(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_an_empty_trail(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)  # paths are shown from the current folder
     assert main(["audit", "--root", str(tmp_path)]) == 0
     assert capsys.readouterr().out == ".jobledger/audit.ndjson: no verdicts recorded\n"
     assert main(["audit", "--root", str(tmp_path), "--verify"]) == 0

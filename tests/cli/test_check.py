@@ -31,9 +31,10 @@ def test_seed_example_is_clean(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_findings_exit_1_and_print_located_lines(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     root = _extracted("unknown_key", tmp_path)
+    monkeypatch.chdir(root)
     capsys.readouterr()
     assert main(["check", "--root", str(root)]) == 1
     lines = capsys.readouterr().out.splitlines()

@@ -294,3 +294,32 @@ def test_a_read_only_ledger_is_respected(
     assert main(["extract", "--root", str(root)]) == 2
     assert "it is read-only (mode 0444)" in capsys.readouterr().err
     assert ledger.read_text() == before
+
+
+def test_json_reports_what_was_written_and_every_problem_root_relative(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--format json`` is for CI: the same problems as the text, one document on stdout, paths
+    relative to the root whatever the current folder (here a subfolder)."""
+    dynamic = "from celery import shared_task\n\nshared_task(queue='q')(globals()['f'])\n"
+    root = _project(tmp_path, {"billing/tasks.py": GOOD, "billing/dynamic.py": dynamic})
+    monkeypatch.chdir(root / "billing")
+    assert main(["extract", "--root", str(root)]) == 1
+    text = capsys.readouterr().err.splitlines()
+    assert main(["extract", "--root", str(root), "--format", "json"]) == 1
+    out, err = capsys.readouterr()
+    document = json.loads(out)
+    assert (document["ledger"], document["jobs"]) == ("generated/job_ledger.json", 1)
+    problems = document["problems"]
+    assert [(row["path"], row["line"]) for row in problems] == [("billing/dynamic.py", 3)]
+    assert text[0] == f"dynamic.py:3: {problems[0]['message']}"
+    assert err == ""
+
+
+def test_json_and_printing_the_ledger_are_one_stdout_too_many(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = _project(tmp_path, {"billing/tasks.py": GOOD})
+    assert main(["extract", "--root", str(root), "--json", "-o", "-"]) == 2
+    assert "give one, or -o PATH with --format json" in capsys.readouterr().err
+    assert not (root / "generated").exists()

@@ -28,8 +28,9 @@ def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
 
 
 def test_list_is_one_line_per_job_with_its_signed_policy(
-    shop: Path, capsys: pytest.CaptureFixture[str]
+    shop: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.chdir(shop)  # paths are shown from the current folder
     code, out = run(capsys, "list", "--root", str(shop))
     lines = out.splitlines()
     assert code == 0
@@ -91,8 +92,9 @@ def test_list_json_is_stable_and_names_its_sources(
 
 
 def test_a_stale_committed_ledger_is_said_and_still_what_is_shown(
-    shop: Path, capsys: pytest.CaptureFixture[str]
+    shop: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.chdir(shop)  # paths are shown from the current folder
     tasks = shop / "src" / "acme_shop" / "billing" / "tasks.py"
     tasks.write_text(tasks.read_text().replace("max_retries=5", "max_retries=9"))
     _, out = run(capsys, "list", "--root", str(shop))
@@ -108,8 +110,9 @@ def test_a_stale_committed_ledger_is_said_and_still_what_is_shown(
 
 
 def test_show_is_the_whole_card_with_every_source(
-    shop: Path, capsys: pytest.CaptureFixture[str]
+    shop: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.chdir(shop)  # paths are shown from the current folder
     code, out = run(capsys, "show", JOB, "--root", str(shop))
     assert code == 0
     lines = out.splitlines()
@@ -157,8 +160,9 @@ def test_show_an_unknown_id_exits_2_with_did_you_mean(
 
 
 def test_without_a_committed_ledger_the_code_is_read_and_that_is_said(
-    shop: Path, capsys: pytest.CaptureFixture[str]
+    shop: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.chdir(shop)  # paths are shown from the current folder
     (shop / "generated" / "job_ledger.json").unlink()
     _, out = run(capsys, "show", JOB, "--root", str(shop))
     assert out.splitlines()[1] == (

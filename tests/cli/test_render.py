@@ -37,7 +37,10 @@ def unsigned(tmp_path: Path) -> Path:
     return root
 
 
-def test_writes_the_configured_runbook(signed: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_writes_the_configured_runbook(
+    signed: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(signed)  # paths are shown from the current folder
     assert main(["render", "--root", str(signed)]) == 0
     page = (signed / "docs" / "jobs.md").read_text("utf-8")
     assert page.startswith("# Job runbook: acme-billing\n")
@@ -47,8 +50,9 @@ def test_writes_the_configured_runbook(signed: Path, capsys: pytest.CaptureFixtu
 
 
 def test_refuses_to_publish_unsigned_work(
-    unsigned: Path, capsys: pytest.CaptureFixture[str]
+    unsigned: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.chdir(unsigned)  # paths are shown from the current folder
     assert main(["render", "--root", str(unsigned)]) == 1
     assert not (unsigned / "docs").exists()
     assert main(["render", "--root", str(unsigned), "-o", "-"]) == 1
@@ -111,8 +115,9 @@ def test_json_to_a_path_of_your_choice(signed: Path, tmp_path: Path) -> None:
 
 
 def test_check_passes_fails_and_says_where(
-    signed: Path, capsys: pytest.CaptureFixture[str]
+    signed: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.chdir(signed)  # paths are shown from the current folder
     assert main(["render", "--root", str(signed), "--check"]) == 1
     assert "docs/jobs.md does not exist" in capsys.readouterr().err
     assert main(["render", "--root", str(signed)]) == 0
@@ -138,8 +143,9 @@ def test_a_runbook_outside_the_root_is_refused(
 
 
 def test_check_command_reports_a_stale_runbook(
-    signed: Path, capsys: pytest.CaptureFixture[str]
+    signed: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.chdir(signed)  # paths are shown from the current folder
     assert main(["check", "--root", str(signed)]) == 1
     assert capsys.readouterr().out.startswith(
         "docs/jobs.md:1: jobledger-status::runbook-fresh [runbook-stale] The committed runbook "

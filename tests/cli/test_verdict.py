@@ -190,8 +190,9 @@ def test_an_unknown_action_is_refused_by_the_parser(
 
 
 def test_a_stale_ledger_is_said_and_needs_review(
-    shop: Path, capsys: pytest.CaptureFixture[str]
+    shop: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.chdir(shop)  # paths are shown from the current folder
     tasks = shop / "src" / "acme_shop" / "billing" / "tasks.py"
     tasks.write_text(tasks.read_text().replace("max_retries=5", "max_retries=9"))
     assert main(verdict(shop, "--action", "retry")) == 3

@@ -14,9 +14,14 @@ from pytest_jobledger.errors import ConfigError
 from ._site import BIN, HOSTILE_JOB, OVERLAY, REPO, copy_example, unsign
 
 
-def _jobledger(*args: str) -> subprocess.CompletedProcess[str]:
+def _jobledger(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [str(BIN / "jobledger"), *args], capture_output=True, text=True, check=False, timeout=600
+        [str(BIN / "jobledger"), *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=600,
     )
 
 
@@ -38,7 +43,7 @@ def test_a_refusal_names_what_check_prints_and_a_preview_is_renders(tmp_path: Pa
     assert refused.book is None
     assert len(refused.blocking) == 1
     assert refused.blocking[0].startswith(f"{OVERLAY}:{line}: {HOSTILE_JOB}::paging_owner")
-    check = _jobledger("check", "--root", str(root))
+    check = _jobledger("check", "--root", str(root), cwd=root)  # paths: from the current folder
     assert check.returncode == 1
     assert refused.blocking[0] in check.stdout.splitlines()
     preview = runbook_for(root, preview=True)

@@ -37,7 +37,13 @@ def _check(case: Path, work: Path, *flags: str, capsys: pytest.CaptureFixture[st
     copy_tracked(case, root)
     expected = json.loads((case / "expected.json").read_text("utf-8"))
     commit_fresh_ledger(root, expected)
-    main(["check", "--root", str(root), "--color", "never", *flags])
+    # Run from the root, as a person does: paths are shown from the current folder.
+    here = Path.cwd()
+    os.chdir(root)
+    try:
+        main(["check", "--root", str(root), "--color", "never", *flags])
+    finally:
+        os.chdir(here)
     return capsys.readouterr().out.replace(str(root), "<root>")
 
 

@@ -1,0 +1,84 @@
+"""The options every subcommand spells the same way: ``--format`` (``--output-format``, ``--json``),
+``-q``/``-v`` and ``--color``, and the notes on stderr that ``-q`` drops.
+
+Defined once here, so a script or a shell alias that passes ``--format json -q --color never``
+works with every command, and an unknown format is the same usage error everywhere (exit 2, the
+choices listed). This module imports almost nothing: every ``jobledger`` run builds its parser.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from ..text import one_line, say
+
+#: The formats of a command a person reads and a tool parses: its text, or one JSON document.
+TEXT_JSON = ("text", "json")
+
+#: ``--color``: the same choices as :data:`pytest_jobledger.reporters.terminal.CHOICES` (a test
+#: keeps them equal; that module is not imported just to build the parser).
+COLOR_CHOICES = ("auto", "always", "never")
+
+
+def add_format_argument(
+    parser: argparse.ArgumentParser,
+    choices: Sequence[str],
+    *,
+    default: str = "text",
+    note: str = "",
+) -> None:
+    """``--format FORMAT``, alias ``--output-format`` (as ruff and mypy spell it), and where JSON
+    is one of the ``choices``, ``--json`` as its shorthand (the last one given wins)."""
+    parser.add_argument(
+        "--format",
+        "--output-format",
+        dest="format",
+        choices=tuple(choices),
+        default=default,
+        metavar="FORMAT",
+        help=f"output format: {', '.join(choices)} (default: {default}){note}",
+    )
+    if "json" in choices:
+        parser.add_argument(
+            "--json",
+            dest="format",
+            action="store_const",
+            const="json",
+            help="shorthand for --format json",
+        )
+
+
+def add_output_arguments(parser: argparse.ArgumentParser) -> None:
+    """``-q``/``-v`` and ``--color``, on every subcommand; each command's help says what they
+    change there."""
+    loudness = parser.add_mutually_exclusive_group()
+    loudness.add_argument(
+        "-v",
+        "--verbose",
+        action="store_true",
+        help="say more where a command has more to say (check: list every cell of a job with "
+        "no entry)",
+    )
+    loudness.add_argument(
+        "-q",
+        "--quiet",
+        action="store_true",
+        help="drop progress and notes on stderr (check: print only the totals); errors and the "
+        "command's output stay",
+    )
+    parser.add_argument(
+        "--color",
+        choices=COLOR_CHOICES,
+        default="auto",
+        help="colour text output (default: auto: only on a terminal, not with NO_COLOR set; "
+        "FORCE_COLOR forces it)",
+    )
+
+
+def note(args: argparse.Namespace, text: str) -> None:
+    """A note on stderr (what was written, kept or skipped): ``-q`` drops it. Errors, and what
+    a command prints as its output, never go through here."""
+    if not getattr(args, "quiet", False):
+        say(one_line(text), file=sys.stderr)
