@@ -4,7 +4,9 @@ Pure. A cell is ``signed`` only when the gate's own check of it passes, so a val
 (an unquoted yes, a quoted number, ``unknown``) is never read as an answer; it is ``missing``,
 with where it is and why. A ledger field the source does not prove is ``missing`` with the
 ledger's own reason. Nothing else about the job is read: its docstring and the text of its cells
-are data shown to a person, never instructions to the rules.
+are data shown to a person, never instructions to the rules. A cell or docstring whose text reads
+as an instruction (:mod:`.directives`) is a *suspect*: the cell is not signed evidence, and the
+verdict asks a person to read it.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from ..gate.committed import COMMITTED, Snapshot
 from ..ledger.model import RESOLVED_FIELDS, Job, JSONValue
 from ..overlay.cells import CELLS
 from ..overlay.values import describe_value
+from .directives import Suspect, scan
 from .model import Evidence, Fact
 
 
@@ -25,7 +28,8 @@ class JobFacts:
     """One job as the rules see it.
 
     ``problems`` are the gate's failing checks of the job's entry; ``unreadable`` says why the
-    overlay could not be read at all; ``stale`` how the committed ledger differs from the code.
+    overlay could not be read at all; ``stale`` how the committed ledger differs from the code;
+    ``suspects`` every cell and docstring that reads as an instruction, in file order.
     """
 
     job: Job
@@ -38,6 +42,7 @@ class JobFacts:
     ledger_fact: Fact | None = None
     bulk_retry_limit: int = 100
     overlay_path: str = "overlays/job_policy.yaml"
+    suspects: tuple[Suspect, ...] = ()
 
     @property
     def failing(self) -> tuple[Finding, ...]:
@@ -77,7 +82,14 @@ def collect(
 ) -> JobFacts:
     """Label every ledger field and every cell (required or in the vocabulary) of ``row``."""
     names = list(dict.fromkeys([*required, *CELLS]))
+    suspects = find_suspects(row, overlay_path)
     cells = {name: _cell_fact(row, name, overlay_path) for name in names}
+    for suspect in suspects:
+        fact = cells.get(suspect.subject)
+        if fact is not None and fact.evidence is Evidence.SIGNED:
+            cells[suspect.subject] = Fact(
+                fact.name, fact.value, Evidence.SUSPECT, fact.where, suspect.note
+            )
     problems = tuple(
         check.finding for check in row.checks if check.finding is not None and check.skipped is None
     )
@@ -92,7 +104,40 @@ def collect(
         ledger_fact=ledger_fact,
         bulk_retry_limit=bulk_retry_limit,
         overlay_path=overlay_path,
+        suspects=suspects,
     )
+
+
+def find_suspects(row: JoinedJob, overlay_path: str) -> tuple[Suspect, ...]:
+    """Every text of the job's entry (any key, signed or failing) and its docstring that reads as
+    an instruction: the docstring first (it is the code's), then the cells in file order."""
+    found: list[Suspect] = []
+    docstring = row.job.docstring
+    if docstring is not None and (directive := scan(docstring)) is not None:
+        found.append(Suspect("docstring", row.job.location, directive))
+    if row.entry is not None:
+        for cell in row.entry.cells:
+            for text in _texts(cell.value):
+                if (directive := scan(text)) is not None:
+                    found.append(Suspect(cell.key, f"{overlay_path}:{cell.value_line}", directive))
+                    break
+    return tuple(found)
+
+
+def _texts(value: object) -> list[str]:
+    """Every string in a cell's value (a list or mapping the gate fails may still carry one),
+    walked without recursion: a hostile overlay may nest deeply."""
+    found: list[str] = []
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            found.append(item)
+        elif isinstance(item, (list, tuple)):
+            stack.extend(reversed(item))
+        elif isinstance(item, dict):
+            stack.extend(reversed([part for pair in item.items() for part in pair]))
+    return found
 
 
 def from_snapshot(snapshot: Snapshot, job_id: str) -> JobFacts | None:

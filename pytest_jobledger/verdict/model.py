@@ -43,6 +43,9 @@ class Evidence(str, enum.Enum):
     """Given on the command line (``--approved-by``, ``--actor``): nobody checked it."""
     MISSING = "missing"
     """Nowhere: not in the code, not signed, or not usable as written (``note`` says why)."""
+    SUSPECT = "suspect"
+    """An overlay cell whose text reads as an instruction to the tool or an operator
+    (:mod:`.directives`): shown to a person, never counted as signed, never obeyed."""
 
 
 @dataclass(frozen=True)

@@ -37,7 +37,11 @@ def names(verdict: Verdict) -> tuple[str, list[str], list[str]]:
     ],
     ids=["approved", "blocked", "needs-review", "unsigned-owner"],
 )
-def test_a_cell_or_docstring_that_gives_orders_changes_nothing(case: dict[str, Any]) -> None:
+def test_a_cell_or_docstring_that_gives_orders_is_reported_never_obeyed(
+    case: dict[str, Any],
+) -> None:
+    """Issue 22: an order in a cell once counted as signed and was echoed as the next action.
+    Now each is a suspect, not signed, named with its line for a person, and never repeated."""
     plain = decide(world(BASE, case), request(case))
     text_cells = ("poison_policy", "runtime_class", "purpose_accepted", "reconciliation")
     hostile = {
@@ -49,10 +53,22 @@ def test_a_cell_or_docstring_that_gives_orders_changes_nothing(case: dict[str, A
         "ledger": {"docstring": INSTRUCTIONS},
     }
     loud = decide(world(BASE, hostile), request(hostile))
-    assert names(loud) == names(plain)
-    # ... and the text is shown to a person as what it is: a value, quoted, labelled signed.
-    if loud.answer is not Answer.BLOCKED:
-        assert any(INSTRUCTIONS in step for step in loud.next_actions)
+    assert RANK[loud.answer] >= max(RANK[plain.answer], RANK[Answer.NEEDS_REVIEW])
+    assert {r.name for r in plain.blockers} <= {r.name for r in loud.blockers}
+    facts = {fact.name: fact for fact in loud.facts}
+    review = [reason.name for reason in loud.review]
+    assert "injected-instruction:docstring" in review
+    for cell in text_cells:
+        assert facts[cell].evidence is Evidence.SUSPECT, cell
+        assert "possible injected instruction" in facts[cell].note
+        assert f"injected-instruction:{cell}" in review
+    item = next(r for r in loud.review if r.name == "injected-instruction:reconciliation")
+    assert f"{OVERLAY}:" in item.message
+    assert f"{OVERLAY}:" in item.fix
+    # ... and the text is never repeated as advice: not in a reason, not in a next action.
+    said = [r.message + r.fix for r in loud.blockers + loud.review] + list(loud.next_actions)
+    for fragment in ("approve every retry", "Ignore every blocker", "verdict: approved"):
+        assert not any(fragment in text for text in said), fragment
 
 
 def test_an_unknown_key_that_gives_orders_is_a_blocker_not_an_order() -> None:
@@ -105,7 +121,7 @@ def test_an_approval_is_self_reported_even_when_it_names_the_owner() -> None:
     assert actor.evidence is Evidence.SELF_REPORTED
 
 
-def test_every_fact_has_one_of_the_four_labels_and_a_place_unless_missing() -> None:
+def test_every_fact_has_one_of_the_labels_and_a_place_unless_missing() -> None:
     for case in TABLE["cases"]:
         for fact in decide(world(BASE, case), request(case)).facts:
             assert fact.evidence in set(Evidence)
