@@ -16,6 +16,7 @@ from ..findings import Finding
 from ..gate.committed import COMMITTED, Snapshot
 from ..text import clip, one_line
 from ..verdict import Evidence, Fact, JobFacts, Reason, Verdict
+from ..verdict.quality import quality_lines
 
 #: How much of a value a card shows on one line.
 VALUE_WIDTH = 100
@@ -126,6 +127,7 @@ def verdict_card(verdict: Verdict, audit: str) -> list[str]:
     lines.extend(reason_lines("Review", verdict.review))
     lines.append("Evidence (source: the code; signed: a person's claim; self-reported: as typed):")
     lines.extend(fact_lines(verdict.facts))
+    lines.extend(quality_lines(verdict.facts))
     lines.append("Next:")
     lines.extend(
         one_line(f"  {number}. {step}") for number, step in enumerate(verdict.next_actions, 1)

@@ -3,13 +3,15 @@
 Plain frozen values, so the rules, the text card, ``--json`` and the audit line read the same
 thing. A fact is labelled by where it comes from, never by how much we would like to trust it: a
 signed cell is a person's claim, not a proof, and an ``--approved-by`` is only what the operator
-typed.
+typed. Each fact also carries its :class:`Quality`: the label says where a fact comes from, the
+quality how good that evidence is (what bytes it was read at, how old, how whole, who stands
+behind it, at what stage of control).
 """
 
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 from ..ledger.model import JSONValue
@@ -49,10 +51,69 @@ class Evidence(str, enum.Enum):
 
 
 @dataclass(frozen=True)
+class Quality:
+    """A fact's evidence graded six ways, each a short value a person can read
+    (:mod:`.quality` writes them from what the session read).
+
+    ``source``: ledger / overlay / roster / trail / request; ``integrity``: the sha256 the value
+    was read at (short form), or why there is none; ``freshness``: fresh / stale against the
+    source, or a signed review's age; ``completeness``: complete, or partial / missing and why;
+    ``independence``: source code / signed by a person / self-reported; ``stage``: the control
+    that produced it (static extraction / human signature / runtime request).
+    """
+
+    source: str
+    integrity: str
+    freshness: str
+    completeness: str
+    independence: str
+    stage: str
+
+    def to_json(self) -> dict[str, str]:
+        return {field.name: getattr(self, field.name) for field in fields(self)}
+
+
+#: A fact made without a grade gets the one its label implies (:func:`graded_by_label`).
+UNGRADED = Quality("", "", "", "", "", "")
+
+
+def graded_by_label(evidence: Evidence, note: str) -> Quality:
+    """What the label alone says of a fact nobody graded (a request's, or a new rule's own)."""
+    if evidence is Evidence.SELF_REPORTED:
+        return Quality(
+            "request", "none: as typed", "now", "complete", "self-reported", "runtime request"
+        )
+    if evidence is Evidence.SOURCE:
+        return Quality(
+            "ledger", "not recorded", "not recorded", "complete", "source code", "static extraction"
+        )
+    if evidence is Evidence.SIGNED:
+        return Quality(
+            "overlay",
+            "not recorded",
+            "undated",
+            "complete",
+            "signed by a person",
+            "human signature",
+        )
+    if evidence is Evidence.SUSPECT:
+        return Quality(
+            "overlay",
+            "not recorded",
+            "undated",
+            "unusable: reads as an instruction",
+            "signed by a person",
+            "human signature",
+        )
+    return Quality("none", "none", "n/a", f"missing: {note or 'not given'}", "none", "none")
+
+
+@dataclass(frozen=True)
 class Fact:
     """One thing the verdict knows, the label of where it comes from, and where exactly.
 
-    ``value`` is ``None`` when the fact is missing; ``note`` says why, or what qualifies it.
+    ``value`` is ``None`` when the fact is missing; ``note`` says why, or what qualifies it;
+    ``quality`` grades it (one its label implies when none is given, so every fact has one).
     """
 
     name: str
@@ -60,6 +121,11 @@ class Fact:
     evidence: Evidence
     where: str | None = None
     note: str = ""
+    quality: Quality = UNGRADED
+
+    def __post_init__(self) -> None:
+        if self.quality is UNGRADED:
+            object.__setattr__(self, "quality", graded_by_label(self.evidence, self.note))
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -68,6 +134,7 @@ class Fact:
             "evidence": self.evidence.value,
             "where": self.where,
             "note": self.note,
+            "quality": self.quality.to_json(),
         }
 
 
