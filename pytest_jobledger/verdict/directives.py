@@ -10,6 +10,8 @@ The text is normalised first, because the simplest disguises cost an attacker no
 NFKC (fullwidth letters, U+FF29 and on, are ASCII), every format character dropped (zero-width
 spaces and joiners, the soft hyphen, bidirectional controls: ``ign\\u200bore`` is ``ignore``),
 case folded, and every run of whitespace (newlines included) one space.
+A negated order is policy, not an order ("never skip the review", "do not approve the retry"):
+the verbs below do not trip after not, never, cannot, no or n't.
 
 The patterns, each with why it exists (``tests/cases/directives/phrasings.yaml`` has real
 phrasings that must trip each one, and ordinary runbook sentences that must not):
@@ -67,6 +69,8 @@ def _compile(*alternatives: str) -> re.Pattern[str]:
     return re.compile("|".join(f"(?:{alternative})" for alternative in alternatives))
 
 
+#: A negated order is the opposite of one: "never skip the review", "do not approve it".
+_NOT = r"(?<!\bnot )(?<!\bnever )(?<!\bcannot )(?<!n't )(?<!\bno )"
 _ARTICLE = (
     r"(?:(?:the|this|that|these|those|all|any|every|each|your|my|our|its|of|previous|prior|"
     r"above|earlier|preceding|other|such) )*"
@@ -82,7 +86,7 @@ DIRECTIVES: tuple[Directive, ...] = (
         "ignore-rules",
         "an order to ignore the rules",
         _compile(
-            rf"\b(?:ignore|disregard|forget|override|overrule) {_ARTICLE}{_CHECKS}\b",
+            rf"{_NOT}\b(?:ignore|disregard|forget|override|overrule) {_ARTICLE}{_CHECKS}\b",
         ),
     ),
     Directive(
@@ -91,8 +95,9 @@ DIRECTIVES: tuple[Directive, ...] = (
         _compile(
             r"\bauto-?approve",
             r"\b(?:please|just|simply|always|then|and|now|must|should) approve\b(?! in\b)",
-            r"\bapprove (?:it|this|that|them|all|every|any|each|everything|anyway|regardless)\b",
-            r"\bapprove (?:the )?(?:retry|retries|request|requests|replay|replays|requeue|"
+            rf"{_NOT}\bapprove (?:it|this|that|them|all|every|any|each|everything|anyway|"
+            r"regardless)\b",
+            rf"{_NOT}\bapprove (?:the )?(?:retry|retries|request|requests|replay|replays|requeue|"
             r"job|jobs|batch|batches|verdict)\b",
             r"\b(?:verdict|answer|decision|status|result) ?[:=] ?(?:approved?|green|pass(?:ed)?)\b",
             r"\bmark (?:it |this |them |the \w+ )?(?:as )?(?:approved|safe|signed)\b",
@@ -102,7 +107,7 @@ DIRECTIVES: tuple[Directive, ...] = (
         "bypass-check",
         "an order to skip or disable a check",
         _compile(
-            rf"\b(?:skip|skipping|bypass|bypassing|circumvent|get around|work around|disable|"
+            rf"{_NOT}\b(?:skip|skipping|bypass|bypassing|circumvent|get around|work around|disable|"
             rf"disabling|turn off|switch off|silence|suppress|mute|remove) {_ARTICLE}{_CHECKS}\b",
             r"--no-verify\b",
         ),
@@ -121,9 +126,10 @@ DIRECTIVES: tuple[Directive, ...] = (
         "treat-as-signed",
         "a claim to count as signed or approved",
         _compile(
-            r"\b(?:treat|count|consider|regard)(?:ed)? (?:it |this |them |this cell |this entry |"
+            rf"{_NOT}\b(?:treat|consider|regard) (?:it |this |them |this cell |this entry |"
             r"the \w+ )?as (?:signed|approved|reviewed|verified|trusted)\b",
-            r"\bconsider (?:it |them |(?:this|the) \w+ |this )?(?:signed|approved|verified)\b",
+            rf"{_NOT}\bconsider (?:it |them |(?:this|the) \w+ |this )?"
+            r"(?:signed|approved|verified)\b",
             r"\bpre-?(?:approved|signed|verified|authori[sz]ed)\b",
         ),
     ),
