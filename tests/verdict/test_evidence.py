@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from repo_files import copy_tracked
@@ -324,3 +325,31 @@ def test_a_stale_ledger_is_graded_stale_and_the_card_shows_one_line_per_fact(
         assert grade.count(" | ") == 5
     assert "  ledger" in grades_shown[0]
     assert "| stale against the code |" in grades_shown[0]
+
+
+PHRASINGS = Path(__file__).resolve().parents[1] / "cases" / "directives" / "phrasings.yaml"
+ORDERS = [case["text"] for case in yaml.safe_load(PHRASINGS.read_text("utf-8"))["hits"]]
+TEXT_CELLS = (
+    "poison_policy",
+    "paging_owner",
+    "runtime_class",
+    "purpose_accepted",
+    "dedupe_guard",
+    "reconciliation",
+)
+
+
+@settings(
+    max_examples=100, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
+)
+@given(cases(), st.sampled_from(TEXT_CELLS), st.sampled_from(ORDERS))
+def test_an_order_in_any_text_cell_never_makes_the_answer_better(
+    case: dict[str, Any], cell: str, order: str
+) -> None:
+    before = decide(world(BASE, case), request(case))
+    loud_case = {**case, "cells": {**case["cells"], cell: order}}
+    after = decide(world(BASE, loud_case), request(loud_case))
+    assert RANK[after.answer] >= max(RANK[before.answer], RANK[Answer.NEEDS_REVIEW])
+    assert f"injected-instruction:{cell}" in [reason.name for reason in after.review]
+    assert {fact.name: fact for fact in after.facts}[cell].evidence is not Evidence.SIGNED
+    assert not any(order.strip() in step for step in after.next_actions)
