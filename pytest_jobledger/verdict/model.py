@@ -11,7 +11,7 @@ behind it, at what stage of control).
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any
 
 from ..ledger.model import JSONValue
@@ -70,7 +70,14 @@ class Quality:
     stage: str
 
     def to_json(self) -> dict[str, str]:
-        return {field.name: getattr(self, field.name) for field in fields(self)}
+        return {
+            "source": self.source,
+            "integrity": self.integrity,
+            "freshness": self.freshness,
+            "completeness": self.completeness,
+            "independence": self.independence,
+            "stage": self.stage,
+        }
 
 
 #: A fact made without a grade gets the one its label implies (:func:`graded_by_label`).
