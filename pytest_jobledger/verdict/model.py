@@ -85,7 +85,8 @@ UNGRADED = Quality("", "", "", "", "", "")
 
 
 def graded_by_label(evidence: Evidence, note: str) -> Quality:
-    """What the label alone says of a fact nobody graded (a request's, or a new rule's own)."""
+    """What the label alone says of a fact nobody graded (a request's, or a new rule's own): no
+    digest and no file it cannot know; a fact read from a file should pass its own grade."""
     if evidence is Evidence.SELF_REPORTED:
         return Quality(
             "request", "none: as typed", "now", "complete", "self-reported", "runtime request"
@@ -94,9 +95,9 @@ def graded_by_label(evidence: Evidence, note: str) -> Quality:
         return Quality(
             "ledger", "not recorded", "not recorded", "complete", "source code", "static extraction"
         )
-    if evidence is Evidence.SIGNED:
+    if evidence is Evidence.SIGNED:  # an overlay cell is graded by .facts: this is another
         return Quality(
-            "overlay",
+            "not recorded",
             "not recorded",
             "undated",
             "complete",
@@ -105,7 +106,7 @@ def graded_by_label(evidence: Evidence, note: str) -> Quality:
         )
     if evidence is Evidence.SUSPECT:
         return Quality(
-            "overlay",
+            "not recorded",
             "not recorded",
             "undated",
             "unusable: reads as an instruction",
