@@ -20,6 +20,7 @@ from ..gate.committed import COMMITTED, Snapshot
 from ..paths import Shown
 from ..text import clip, one_line
 from ..verdict import Evidence, Fact, JobFacts, Reason, Verdict
+from ..verdict.quality import quality_lines
 
 #: How much of a value a card shows on one line.
 VALUE_WIDTH = 100
@@ -136,6 +137,7 @@ def verdict_card(verdict: Verdict, audit: str, shown: Shown | None = None) -> li
     lines.extend(reason_lines("Review", verdict.review))
     lines.append("Evidence (source: the code; signed: a person's claim; self-reported: as typed):")
     lines.extend(fact_lines(verdict.facts, shown))
+    lines.extend(quality_lines(verdict.facts))
     lines.append("Next:")
     lines.extend(
         one_line(f"  {number}. {step}") for number, step in enumerate(verdict.next_actions, 1)

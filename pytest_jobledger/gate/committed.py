@@ -9,6 +9,7 @@ fresh extraction says only whether the committed ledger is still what the code g
 
 from __future__ import annotations
 
+import datetime
 import hashlib
 from dataclasses import dataclass
 from functools import cached_property
@@ -46,6 +47,8 @@ class Snapshot:
     overlay: Overlay | None
     overlay_error: OverlayError | None
     overlay_sha256: str | None
+    #: The day the join judged review dates by (a verdict grades a review's age with it).
+    today: datetime.date | None = None
 
     def joined(self, job_id: str) -> JoinedJob | None:
         return self._rows.get(job_id)
@@ -109,6 +112,7 @@ def committed_view(readings: Readings, config: Config) -> Snapshot:
         overlay=overlay,
         overlay_error=error,
         overlay_sha256=readings.overlay_sha256,
+        today=readings.today,
     )
 
 

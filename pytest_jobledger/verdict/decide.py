@@ -47,7 +47,9 @@ def evidence(facts: JobFacts, request: Request) -> tuple[Fact, ...]:
     for fact in facts.cells.values():
         if fact.name == "bulk_retry_limit" and bulk_limit(facts)[1].startswith("the configured"):
             default = f"the configured default of {facts.bulk_retry_limit} applies"
-            fact = Fact(fact.name, None, fact.evidence, fact.where, f"{fact.note}; {default}")
+            fact = Fact(
+                fact.name, None, fact.evidence, fact.where, f"{fact.note}; {default}", fact.quality
+            )
         shown.append(fact)
     shown.extend(request_facts(request))
     return tuple(shown)

@@ -3,7 +3,9 @@
 Plain frozen values, so the rules, the text card, ``--json`` and the audit line read the same
 thing. A fact is labelled by where it comes from, never by how much we would like to trust it: a
 signed cell is a person's claim, not a proof, and an ``--approved-by`` is only what the operator
-typed.
+typed. Each fact also carries its :class:`Quality`: the label says where a fact comes from, the
+quality how good that evidence is (what bytes it was read at, how old, how whole, who stands
+behind it, at what stage of control).
 """
 
 from __future__ import annotations
@@ -43,13 +45,83 @@ class Evidence(str, enum.Enum):
     """Given on the command line (``--approved-by``, ``--actor``): nobody checked it."""
     MISSING = "missing"
     """Nowhere: not in the code, not signed, or not usable as written (``note`` says why)."""
+    SUSPECT = "suspect"
+    """An overlay cell whose text reads as an instruction to the tool or an operator
+    (:mod:`.directives`): shown to a person, never counted as signed, never obeyed."""
+
+
+@dataclass(frozen=True)
+class Quality:
+    """A fact's evidence graded six ways, each a short value a person can read
+    (:mod:`.quality` writes them from what the session read).
+
+    ``source``: ledger / overlay / roster / trail / request; ``integrity``: the sha256 the value
+    was read at (short form), or why there is none; ``freshness``: fresh / stale against the
+    source, or a signed review's age; ``completeness``: complete, or partial / missing and why;
+    ``independence``: source code / signed by a person / self-reported; ``stage``: the control
+    that produced it (static extraction / human signature / runtime request).
+    """
+
+    source: str
+    integrity: str
+    freshness: str
+    completeness: str
+    independence: str
+    stage: str
+
+    def to_json(self) -> dict[str, str]:
+        return {
+            "source": self.source,
+            "integrity": self.integrity,
+            "freshness": self.freshness,
+            "completeness": self.completeness,
+            "independence": self.independence,
+            "stage": self.stage,
+        }
+
+
+#: A fact made without a grade gets the one its label implies (:func:`graded_by_label`).
+UNGRADED = Quality("", "", "", "", "", "")
+
+
+def graded_by_label(evidence: Evidence, note: str) -> Quality:
+    """What the label alone says of a fact nobody graded (a request's, or a new rule's own): no
+    digest and no file it cannot know; a fact read from a file should pass its own grade."""
+    if evidence is Evidence.SELF_REPORTED:
+        return Quality(
+            "request", "none: as typed", "now", "complete", "self-reported", "runtime request"
+        )
+    if evidence is Evidence.SOURCE:
+        return Quality(
+            "ledger", "not recorded", "not recorded", "complete", "source code", "static extraction"
+        )
+    if evidence is Evidence.SIGNED:  # an overlay cell is graded by .facts: this is another
+        return Quality(
+            "not recorded",
+            "not recorded",
+            "undated",
+            "complete",
+            "signed by a person",
+            "human signature",
+        )
+    if evidence is Evidence.SUSPECT:
+        return Quality(
+            "not recorded",
+            "not recorded",
+            "undated",
+            "unusable: reads as an instruction",
+            "signed by a person",
+            "human signature",
+        )
+    return Quality("none", "none", "n/a", f"missing: {note or 'not given'}", "none", "none")
 
 
 @dataclass(frozen=True)
 class Fact:
     """One thing the verdict knows, the label of where it comes from, and where exactly.
 
-    ``value`` is ``None`` when the fact is missing; ``note`` says why, or what qualifies it.
+    ``value`` is ``None`` when the fact is missing; ``note`` says why, or what qualifies it;
+    ``quality`` grades it (one its label implies when none is given, so every fact has one).
     """
 
     name: str
@@ -57,6 +129,11 @@ class Fact:
     evidence: Evidence
     where: str | None = None
     note: str = ""
+    quality: Quality = UNGRADED
+
+    def __post_init__(self) -> None:
+        if self.quality is UNGRADED:
+            object.__setattr__(self, "quality", graded_by_label(self.evidence, self.note))
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -65,6 +142,7 @@ class Fact:
             "evidence": self.evidence.value,
             "where": self.where,
             "note": self.note,
+            "quality": self.quality.to_json(),
         }
 
 

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..gate.cells import normal_text
+from .directives import review_items
 from .facts import JobFacts
 from .model import Action, Answer, Evidence, Request
 
@@ -228,6 +229,11 @@ def _bulk_approval(facts: JobFacts, request: Request) -> list[Hit]:
     return [("approval", f"{problem} (an approval is self-reported, never verified)", fix)]
 
 
+def _injected_instruction(facts: JobFacts, request: Request) -> list[Hit]:
+    """A cell, the docstring or the ticket that reads as an order (:mod:`.directives`)."""
+    return review_items(facts.suspects, request.ticket)
+
+
 RULES: tuple[Rule, ...] = (
     Rule(
         "overlay-unreadable",
@@ -309,5 +315,11 @@ RULES: tuple[Rule, ...] = (
         Answer.NEEDS_REVIEW,
         BULK,
         _bulk_approval,
+    ),
+    Rule(
+        "injected-instruction",
+        Answer.NEEDS_REVIEW,
+        EVERY,
+        _injected_instruction,
     ),
 )
