@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ..config import BULK_RETRY_CEILING
 from ..gate.cells import normal_text
 from .facts import JobFacts
 from .model import Action, Answer, Evidence, Request
@@ -20,8 +21,6 @@ from .model import Action, Answer, Evidence, Request
 Hit = tuple[str, str, str]
 
 EVERY = frozenset(Action)
-#: Actions that run a job again on purpose, whether or not its effect already happened.
-RERUNS = frozenset({Action.REQUEUE, Action.REPLAY, Action.BULK_RETRY})
 #: Actions whose business effect is repeated for work that may have succeeded.
 REPEATS = frozenset({Action.REPLAY, Action.BULK_RETRY})
 BULK = frozenset({Action.BULK_RETRY})
@@ -103,8 +102,13 @@ def _signed_text(cell: str, missing: str) -> Callable[[JobFacts, Request], list[
 
 
 def _not_idempotent(facts: JobFacts, request: Request) -> list[Hit]:
+    """Unguarded and not signed idempotent: blocked for a rerun; for a plain retry too when the
+    owner signed "no" (a retry of a side effect nobody guards runs it again, the incident's
+    cause), while an unsigned answer on a retry is the required cell's business."""
     answer = facts.signed("idempotent")
     if answer == "yes" or facts.signed("dedupe_guard") is not None:
+        return []
+    if request.action is Action.RETRY and answer != "no":
         return []
     said = (
         f'`idempotent` is signed "no"{_where(facts, "idempotent")}'
@@ -138,6 +142,11 @@ def bulk_limit(facts: JobFacts) -> tuple[int | None, str]:
     """The limit a bulk retry is held to, and where it comes from (``None``: the signed cell
     fails the gate, which blocks on its own)."""
     signed = facts.signed("bulk_retry_limit")
+    if isinstance(signed, int) and signed > BULK_RETRY_CEILING:
+        where = facts.cell("bulk_retry_limit").where
+        return BULK_RETRY_CEILING, (
+            f"the ceiling no repository can raise (the {signed:,} signed at {where} is over it)"
+        )
     if isinstance(signed, int):
         return signed, f"signed at {facts.cell('bulk_retry_limit').where}"
     if any(finding.cell == "bulk_retry_limit" for finding in facts.problems):
@@ -262,7 +271,7 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "not-idempotent",
         Answer.BLOCKED,
-        RERUNS,
+        EVERY,
         _not_idempotent,
     ),
     Rule(
