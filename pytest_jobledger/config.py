@@ -135,6 +135,13 @@ class Config:
 
     audit_log: str = DEFAULT_AUDIT_LOG
     bulk_retry_limit: int = DEFAULT_BULK_RETRY_LIMIT
+    #: The approvers' keys (git's allowed_signers format, ``@revoked`` lines), for ``--approval``.
+    allowed_signers: str | None = None
+
+    @property
+    def allowed_signers_path(self) -> Path | None:
+        return self.root / self.allowed_signers if self.allowed_signers is not None else None
+
     #: ``[project] name`` of the configuration file, for the runbook's title.
     project: str | None = None
     #: The configured runbook; ``None`` when not configured (then there is no runbook-fresh
@@ -228,6 +235,7 @@ _TOP_KEYS = {
     "schema",
     "audit_log",
     "bulk_retry_limit",
+    "allowed_signers",
     "runbook",
     "runbook_group_by",
     "drafts",
@@ -433,6 +441,9 @@ def config_from_table(
     owners = table.get("owners")
     if owners is not None:
         owners = inside("owners", string("owners", ""))
+    signers = table.get("allowed_signers")
+    if signers is not None:
+        signers = inside("allowed_signers", string("allowed_signers", ""))
     config = Config(
         root=root,
         source=source,
@@ -452,6 +463,7 @@ def config_from_table(
         schema=inside("schema", string("schema", Config.schema)),
         audit_log=_audit_log(string("audit_log", Config.audit_log), inside, fail),
         bulk_retry_limit=_bulk_retry_limit(table, fail),
+        allowed_signers=signers,
         project=project,
         runbook=inside("runbook", string("runbook", "")) if "runbook" in table else None,
         runbook_group_by=string("runbook_group_by", Config.runbook_group_by, RUNBOOK_GROUPS),
@@ -817,6 +829,8 @@ def _role_values(config: Config) -> dict[str, str]:
     }
     if config.owners is not None:
         values["owners"] = config.owners
+    if config.allowed_signers is not None:
+        values["allowed_signers"] = config.allowed_signers
     return {key: value for key, value in values.items() if not is_url(value)}
 
 

@@ -30,6 +30,7 @@ from . import (
     draft,
     extract,
     listing,
+    reconcile,
     render,
     schema,
     show,
@@ -48,6 +49,7 @@ COMMANDS: tuple[ModuleType, ...] = (
     listing,
     show,
     verdict,
+    reconcile,
     audit,
     baseline,
 )

@@ -67,6 +67,8 @@ def request_facts(request: Request) -> list[Fact]:
         )
     )
     shown.append(_given("ticket", request.ticket, "--ticket", ""))
+    if request.approval is not None:
+        shown.append(approval_fact(request))
     shown.append(Fact("actor", request.actor, Evidence.SELF_REPORTED, request.actor_from))
     return shown
 
@@ -103,3 +105,19 @@ def next_actions(
                 "success report (no reconciliation is signed to say how)"
             )
     return tuple(steps)
+
+
+def approval_fact(request: Request) -> Fact:
+    """The signed approval: who signed which plan, checked by ssh-keygen; or why it does not
+    approve this request (then it is no evidence at all)."""
+    approval = request.approval
+    assert approval is not None
+    plan = f"plan sha256 {approval.plan_sha256[:12]}"
+    if approval.verified:
+        note = (
+            f"verified with ssh-keygen over {plan}; {approval.principal} is a member of "
+            f"{approval.rotation}"
+        )
+        return Fact("approval", approval.principal, Evidence.SIGNED, approval.signature, note)
+    refused = ", ".join(subject for subject, _, _ in approval.problems)
+    return Fact("approval", None, Evidence.MISSING, approval.signature, f"refused ({refused})")

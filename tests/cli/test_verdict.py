@@ -82,7 +82,7 @@ def test_needs_review_exits_3(shop: Path, capsys: pytest.CaptureFixture[str]) ->
 def test_json_is_stable_and_carries_the_audit_line(
     shop: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(verdict(shop, "--action", "requeue", "--json")) == 0
+    assert main(verdict(shop, "--action", "requeue", "--ticket", "INC-1", "--json")) == 0
     first = capsys.readouterr().out
     shown = json.loads(first)
     assert first == json.dumps(shown, indent=2, sort_keys=True) + "\n"
@@ -95,9 +95,12 @@ def test_json_is_stable_and_carries_the_audit_line(
         "self-reported",
         "missing",
     }
-    assert main(verdict(shop, "--action", "requeue", "--json")) == 0
+    reconciled = ["reconcile", JOB, "--root", str(shop), "--ticket", "INC-1"]
+    assert main([*reconciled, "--outcome", "confirmed", "--evidence", "the report matches"]) == 0
+    capsys.readouterr()
+    assert main(verdict(shop, "--action", "requeue", "--ticket", "INC-1", "--json")) == 0
     again = json.loads(capsys.readouterr().out)
-    assert again["audit"]["line"] == 2
+    assert again["audit"]["line"] == 3
     del shown["audit"], again["audit"]
     assert shown == again
 
