@@ -94,10 +94,11 @@ def run(args: argparse.Namespace) -> int:
     snapshot = session.committed_view
     facts = find_job(snapshot, args.job)
     store = open_trail(config)
-    past = history(trail_records(store), request.job, request.ticket)
+    records = trail_records(store)
+    past = history(records, request.job, request.ticket)
     request = dataclasses.replace(request, history=past)
     now = plans.clock(session.today, pinned=bool(os.environ.get(TODAY_ENV, "").strip()))
-    derived = derive_plan(snapshot, request, now)
+    derived = derive_plan(snapshot, request, now, trail_lines=len(records))
     if args.plan:
         return _write_plan(args, store, derived, decide(facts, request), snapshot)
     if args.approval is not None:
@@ -159,7 +160,9 @@ def _no_answer(exc: audit.AuditError, log: str) -> audit.AuditError:
     )
 
 
-def derive_plan(snapshot: Snapshot, request: Request, now: datetime.datetime) -> plans.Plan:
+def derive_plan(
+    snapshot: Snapshot, request: Request, now: datetime.datetime, *, trail_lines: int
+) -> plans.Plan:
     """The plan of ``request`` from the inputs as read now (the session's committed view)."""
     row = snapshot.joined(request.job)
     assert row is not None  # find_job found it
@@ -172,6 +175,7 @@ def derive_plan(snapshot: Snapshot, request: Request, now: datetime.datetime) ->
         overlay_entry=plans.entry_sha256(row.entry),
         version=__version__,
         now=now,
+        trail_lines=trail_lines,
     )
 
 

@@ -72,6 +72,9 @@ class Plan:
     version: str
     created: str
     expires: str
+    #: How many lines the trail held when the plan was made: two plans for the same request are
+    #: never the same bytes (each plan is recorded), so one signature approves one batch.
+    trail_lines: int = 0
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -86,6 +89,7 @@ class Plan:
             "version": self.version,
             "created": self.created,
             "expires": self.expires,
+            "trail_lines": self.trail_lines,
         }
 
     def encode(self) -> bytes:
@@ -165,6 +169,7 @@ def new_plan(
     overlay_entry: str | None,
     version: str,
     now: datetime.datetime,
+    trail_lines: int = 0,
 ) -> Plan:
     return Plan(
         job=job,
@@ -176,6 +181,7 @@ def new_plan(
         version=version,
         created=format_time(now),
         expires=format_time(now + VALID_FOR),
+        trail_lines=trail_lines,
     )
 
 
@@ -201,6 +207,7 @@ def parse_plan(raw: bytes) -> Plan:
             version=_text(data, "version"),
             created=_time(data, "created"),
             expires=_time(data, "expires"),
+            trail_lines=_lines(data),
         )
     except (KeyError, TypeError, ValueError) as exc:
         raise NotAPlan(f"its {exc.args[0] if exc.args else 'fields'} is missing or wrong") from None
@@ -224,6 +231,13 @@ def _count(data: Mapping[str, Any]) -> int | None:
         return None
     if isinstance(value, bool) or not isinstance(value, int):
         raise TypeError("count")
+    return value
+
+
+def _lines(data: Mapping[str, Any]) -> int:
+    value = data["trail_lines"]
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise TypeError("trail_lines")
     return value
 
 
