@@ -173,6 +173,15 @@ def test_an_unknown_id_suggests_the_one_meant_and_records_nothing(
         (["--action", "bulk-retry", "--count", "0"], "a count is 1 or more"),
         (["--action", "retry", "--approved-by", " "], "--approved-by is empty"),
         (["--action", "retry", "--actor", ""], "--actor is empty"),
+        (["--action", "retry", "--plan"], "--plan needs -o FILE"),
+        (["--action", "retry", "-o", "plan.json"], "add --plan or leave it out"),
+        (["--action", "retry", "--plan", "-o", "-"], "give -o FILE, not -"),
+        (
+            ["--action", "retry", "--plan", "-o", "p.json", "--approval", "p.json.sig"],
+            "not both",
+        ),
+        (["--action", "retry", "--approval", "plan.json"], "pass that file"),
+        (["--action", "retry", "--approval", "missing.json.sig"], "the plan does not exist"),
     ],
 )
 def test_a_bad_request_is_a_usage_error(
