@@ -148,7 +148,9 @@ def entry_line(number: int, record: Mapping[str, Any] | None) -> str:
         f"{number:>4}",
         str(record.get("time", "?")),
         _answer(record),
-        str(record.get("action", "?")) + (f" x{count}" if count is not None else ""),
+        f"{record.get('batches', '?')} batch(es)"
+        if record.get("event") == "reconciliation"
+        else str(record.get("action", "?")) + (f" x{count}" if count is not None else ""),
         str(record.get("job", "?")),
         f"by {record.get('actor', '?')}",
     ]
