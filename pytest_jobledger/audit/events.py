@@ -51,8 +51,9 @@ def problems(record: Mapping[str, Any]) -> list[str]:
     ]
 
 
-def append_event(store: Store, record: Mapping[str, Any]) -> Line:
-    """Check ``record`` against its kind's schema, then append it to ``store`` (any backend)."""
+def append_event(store: Store, record: Mapping[str, Any], *, expect: int | None = None) -> Line:
+    """Check ``record`` against its kind's schema, then append it to ``store`` (any backend);
+    with ``expect``, only when the trail still holds that many events (see Store.append)."""
     found = problems(record)
     if found:
         raise AuditError(
@@ -60,4 +61,4 @@ def append_event(store: Store, record: Mapping[str, Any]) -> Line:
             f"({schema_resource(str(record.get('event')))}): {found[0]}; nothing was appended",
             path=store.display,
         )
-    return store.append(record)
+    return store.append(record, expect=expect)

@@ -63,6 +63,7 @@ def append(
     root: Path,
     timeout: float | None = None,
     clock: Callable[[], str] = utc_now,
+    expect: int | None = None,
 ) -> Line:
     """Append ``record`` (plus ``time`` and ``prev``) as the log's next line, or raise.
 
@@ -80,6 +81,8 @@ def append(
         fd = _open_log(path, root)
         try:
             count, prev, size = _uncommitted_taken_back(fd, head, display)
+            if expect is not None and count != expect:
+                raise moved(count, expect, display)
             line = encode({**record, "time": clock(), "prev": prev})
             _append_bytes(fd, line, size)
             new = Line(count + 1, line_sha256(line), parse_record(line))
@@ -93,6 +96,15 @@ def append(
         finally:
             os.close(fd)
         return new
+
+
+def moved(count: int, expect: int, display: str) -> AuditError:
+    """The trail gained events between the read a decision rests on and its append."""
+    return AuditError(
+        f"the trail changed while this was decided (it holds {count} events, {expect} were "
+        "read: someone else asked at the same time); nothing was appended: ask again",
+        path=display,
+    )
 
 
 def _committed_head(path: Path, root: Path) -> tuple[int, str] | None:

@@ -66,7 +66,8 @@ def run(args: argparse.Namespace) -> int:
     find_job(snapshot, args.job)
     store = open_trail(config)
     ticket = texts["ticket"]
-    past = history(trail_records(store), args.job, ticket)
+    records = trail_records(store)
+    past = history(records, args.job, ticket)
     if not past.pending:
         raise JobledgerError(
             f"nothing to reconcile: no approved batch of {args.job} on ticket {ticket} since the "
@@ -87,7 +88,7 @@ def run(args: argparse.Namespace) -> int:
         "batches": past.pending,
         "version": __version__,
     }
-    line = recorded(store, record)
+    line = recorded(store, record, expect=len(records))
     say(one_line(f"RECONCILED ({args.outcome}): {past.pending} batch(es) of {args.job}, {ticket}"))
     if args.outcome == "mismatch":
         say(

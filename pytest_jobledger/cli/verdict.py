@@ -99,14 +99,16 @@ def run(args: argparse.Namespace) -> int:
     request = dataclasses.replace(request, history=past)
     now = plans.clock(session.today, pinned=bool(os.environ.get(TODAY_ENV, "").strip()))
     derived = derive_plan(snapshot, request, now, trail_lines=len(records))
+    read = len(records)
     if args.plan:
-        return _write_plan(args, store, derived, decide(facts, request), snapshot)
+        return _write_plan(args, store, derived, decide(facts, request), snapshot, read)
     if args.approval is not None:
         approval = _check(args.approval, derived, now, session, facts, past)
         request = dataclasses.replace(request, approval=approval)
-        recorded(store, approval_record(approval, request))
+        recorded(store, approval_record(approval, request), expect=read)
+        read += 1
     verdict = decide(facts, request)
-    line = recorded(store, audit_record(verdict, snapshot))
+    line = recorded(store, audit_record(verdict, snapshot), expect=read)
     log = store.display
     where = f"line {line.number} of {log}"
     if args.json:
@@ -143,10 +145,11 @@ def trail_records(store: audit.Store) -> list[tuple[int, Any]]:
     return [(line.number, line.record) for line in lines if line.committed]
 
 
-def recorded(store: audit.Store, record: dict[str, Any]) -> audit.Line:
-    """Append ``record`` (checked against its kind's schema), or refuse to answer."""
+def recorded(store: audit.Store, record: dict[str, Any], *, expect: int) -> audit.Line:
+    """Append ``record`` (checked against its kind's schema), or refuse to answer: also when the
+    trail no longer holds the ``expect`` events the decision read (two operators at once)."""
     try:
-        return audit.append_event(store, record)
+        return audit.append_event(store, record, expect=expect)
     except audit.AuditError as exc:
         raise _no_answer(exc, store.display) from exc
 
@@ -198,12 +201,13 @@ def _write_plan(
     plan: plans.Plan,
     verdict: Verdict,
     snapshot: Snapshot,
+    read: int,
 ) -> int:
     """A blocked request gets its verdict (recorded) and no plan; otherwise the plan is
     recorded, then written, and its digest printed with the command that signs it."""
     # After a mismatch a new signed plan is the way on, so that blocker does not stop the plan.
     if any(reason.rule != "reconciliation-mismatch" for reason in verdict.blockers):
-        line = recorded(store, audit_record(verdict, snapshot))
+        line = recorded(store, audit_record(verdict, snapshot), expect=read)
         where = f"recorded as line {line.number} of {store.display} (sha256 {line.sha256[:12]})"
         for text in verdict_card(verdict, where):
             say(text)
@@ -225,6 +229,7 @@ def _write_plan(
             # blocked only by a mismatch, which this plan, once signed, answers
             "verdict": "needs-review" if verdict.answer is Answer.BLOCKED else verdict.answer.value,
         },
+        expect=read,
     )
     try:
         atomic_write(path, plan.encode(), root=snapshot.config.root, named_by_operator=True)

@@ -182,3 +182,16 @@ def test_a_crash_between_the_line_and_the_head_is_recovered_by_the_next_append(
     ]
     report = store.verify()
     assert (report.ok, report.lines, report.note) == (True, 2, "")
+
+
+def test_an_append_after_the_trail_moved_is_refused_on_every_store(backend: Backend) -> None:
+    """A verdict reads the trail (its approved counts) and then appends; when another operator
+    appended in between, what it read is no longer the trail, so nothing is appended."""
+    store = backend.store()
+    read = len(store.lines())
+    events.append_event(store, VALID["plan"], expect=read)  # the other operator
+    with pytest.raises(audit.AuditError, match="the trail changed while this was decided"):
+        events.append_event(store, VALID["verdict"], expect=read)
+    assert [line.number for line in store.lines()] == [1]
+    assert events.append_event(store, VALID["verdict"], expect=read + 1).number == 2
+    assert store.verify().ok
