@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from .chain import GENESIS, AuditError, head_path
 from .events import KINDS, append_event
-from .log import LOCK_TIMEOUT_S, Line, append, read_lines
+from .log import LOCK_TIMEOUT_S, Line, Since, append, read_lines
 from .store import ENV_URL, SCHEMA_VERSION, Store, Target, open_store, redact, store_for, target_of
 from .verify import Report, verify
 
@@ -26,6 +26,7 @@ __all__ = [
     "AuditError",
     "Line",
     "Report",
+    "Since",
     "Store",
     "Target",
     "append",

@@ -17,7 +17,7 @@ from importlib import resources
 from typing import Any
 
 from .chain import AuditError
-from .log import Line
+from .log import Line, Since
 from .store import Store
 
 #: Every event kind, in the order a request makes them.
@@ -51,9 +51,9 @@ def problems(record: Mapping[str, Any]) -> list[str]:
     ]
 
 
-def append_event(store: Store, record: Mapping[str, Any], *, expect: int | None = None) -> Line:
+def append_event(store: Store, record: Mapping[str, Any], *, expect: Since | None = None) -> Line:
     """Check ``record`` against its kind's schema, then append it to ``store`` (any backend);
-    with ``expect``, only when the trail still holds that many events (see Store.append)."""
+    with ``expect``, only when what was appended since does not change the decision."""
     found = problems(record)
     if found:
         raise AuditError(

@@ -43,7 +43,17 @@ from .chain import (
     line_sha256,
     parse_record,
 )
-from .log import LOCK_TIMEOUT_S, Line, append, moved, read_lines, read_log, utc_now, write_new
+from .log import (
+    LOCK_TIMEOUT_S,
+    Line,
+    Since,
+    append,
+    moved,
+    read_lines,
+    read_log,
+    utc_now,
+    write_new,
+)
 from .verify import Report, check_chain, verify
 
 #: The environment variable that names the store; it wins over ``[tool.jobledger] audit_log``,
@@ -86,11 +96,11 @@ class Store(ABC):
         record: Mapping[str, Any],
         *,
         clock: Callable[[], str] = utc_now,
-        expect: int | None = None,
+        expect: Since | None = None,
     ) -> Line:
         """Append ``record`` (plus ``time`` and ``prev``) as the next event, or raise; with
-        ``expect``, only when the trail still holds exactly that many events (what a decision
-        read), else :class:`AuditError` and nothing appended."""
+        ``expect``, only when the events appended since the decision read the trail do not
+        change it, else :class:`AuditError` and nothing appended."""
 
     @abstractmethod
     def lines(self) -> list[Line]:
@@ -218,7 +228,7 @@ class FileStore(Store):
         record: Mapping[str, Any],
         *,
         clock: Callable[[], str] = utc_now,
-        expect: int | None = None,
+        expect: Since | None = None,
     ) -> Line:
         return append(self.path, record, root=self.root, clock=clock, expect=expect)
 
@@ -349,7 +359,7 @@ class _SqlStore(Store):
         record: Mapping[str, Any],
         *,
         clock: Callable[[], str] = utc_now,
-        expect: int | None = None,
+        expect: Since | None = None,
     ) -> Line:
         _check_record(record)
         with self._guard("append to"):
@@ -358,8 +368,13 @@ class _SqlStore(Store):
                 self._begin_append(conn)
                 self._require(conn)
                 count, last = self._head(conn)
-                if expect is not None and count != expect:
-                    raise moved(count, expect, self.display)
+                if expect is not None and count != expect.lines:
+                    rows = conn.execute(
+                        self._sql(f"SELECT line FROM {_EVENTS} WHERE seq > ? ORDER BY seq"),
+                        (expect.lines,),
+                    ).fetchall()
+                    if expect.changes([parse_record(str(row[0]).encode()) for row in rows]):
+                        raise moved(count, expect.lines, self.display)
                 raw = encode({**record, "time": clock(), "prev": last}).removesuffix(b"\n")
                 self._insert(conn, count + 1, raw)
                 conn.commit()

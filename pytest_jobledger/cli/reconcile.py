@@ -15,10 +15,11 @@ import argparse
 from typing import Any
 
 from .. import __version__
+from ..audit import Since
 from ..errors import JobledgerError
 from ..session import Session
 from ..text import one_line, say
-from ..verdict.approval import history
+from ..verdict.approval import changed_by, history
 from .common import config_from_args, find_job
 from .verdict import RECORD_FORMAT, _os_user, open_trail, recorded, trail_records
 
@@ -88,7 +89,9 @@ def run(args: argparse.Namespace) -> int:
         "batches": past.pending,
         "version": __version__,
     }
-    line = recorded(store, record, expect=len(records))
+    line = recorded(
+        store, record, expect=Since(len(records), changed_by(records, args.job, ticket))
+    )
     say(one_line(f"RECONCILED ({args.outcome}): {past.pending} batch(es) of {args.job}, {ticket}"))
     if args.outcome == "mismatch":
         say(

@@ -35,7 +35,7 @@ from ..session import Session
 from ..text import one_line, say
 from ..verdict import Action, Answer, JobFacts, Request, Verdict, decide
 from ..verdict import plan as plans
-from ..verdict.approval import ApprovalCheck, check, history
+from ..verdict.approval import ApprovalCheck, changed_by, check, history
 from .cards import verdict_card
 from .common import config_from_args, find_job
 from .listing import sources_json
@@ -99,14 +99,15 @@ def run(args: argparse.Namespace) -> int:
     request = dataclasses.replace(request, history=past)
     now = plans.clock(session.today, pinned=bool(os.environ.get(TODAY_ENV, "").strip()))
     derived = derive_plan(snapshot, request, now, trail_lines=len(records))
-    read = len(records)
+    read = audit.Since(len(records), changed_by(records, request.job, request.ticket))
     if args.plan:
         return _write_plan(args, store, derived, decide(facts, request), snapshot, read)
     if args.approval is not None:
         approval = _check(args.approval, derived, now, session, facts, past)
         request = dataclasses.replace(request, approval=approval)
+        digest = approval.plan_sha256
+        read = audit.Since(len(records), changed_by(records, request.job, request.ticket, digest))
         recorded(store, approval_record(approval, request), expect=read)
-        read += 1
     verdict = decide(facts, request)
     line = recorded(store, audit_record(verdict, snapshot), expect=read)
     log = store.display
@@ -145,9 +146,9 @@ def trail_records(store: audit.Store) -> list[tuple[int, Any]]:
     return [(line.number, line.record) for line in lines if line.committed]
 
 
-def recorded(store: audit.Store, record: dict[str, Any], *, expect: int) -> audit.Line:
-    """Append ``record`` (checked against its kind's schema), or refuse to answer: also when the
-    trail no longer holds the ``expect`` events the decision read (two operators at once)."""
+def recorded(store: audit.Store, record: dict[str, Any], *, expect: audit.Since) -> audit.Line:
+    """Append ``record`` (checked against its kind's schema), or refuse to answer: also when
+    events appended since the decision read the trail change it (two operators at once)."""
     try:
         return audit.append_event(store, record, expect=expect)
     except audit.AuditError as exc:
@@ -201,7 +202,7 @@ def _write_plan(
     plan: plans.Plan,
     verdict: Verdict,
     snapshot: Snapshot,
-    read: int,
+    read: audit.Since,
 ) -> int:
     """A blocked request gets its verdict (recorded) and no plan; otherwise the plan is
     recorded, then written, and its digest printed with the command that signs it."""

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import datetime
 import tempfile
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -122,6 +122,29 @@ def history(
             pending, pending_line = 0, None
             mismatch = number if record.get("outcome") == "mismatch" else None
     return History(approved, batches, pending, pending_line, mismatch, plans, frozenset(used))
+
+
+def decisive(past: History, plan: str | None = None) -> tuple[object, ...]:
+    """What of a :class:`History` a decision about one job, ticket and plan rests on."""
+    used = plan in past.used if plan is not None else None
+    return (past.approved, past.batches, past.pending, past.mismatch_line, used)
+
+
+def changed_by(
+    records: Sequence[tuple[int, Mapping[str, Any] | None]],
+    job: str,
+    ticket: str | None,
+    plan: str | None = None,
+) -> Callable[[Sequence[Mapping[str, Any] | None]], bool]:
+    """Whether events appended after ``records`` change what the decision read (so an append
+    resting on it is refused, and the operator asks again)."""
+    before = decisive(history(records, job, ticket), plan)
+
+    def changes(new: Sequence[Mapping[str, Any] | None]) -> bool:
+        after = [*records, *((len(records) + index, record) for index, record in enumerate(new, 1))]
+        return decisive(history(after, job, ticket), plan) != before
+
+    return changes
 
 
 def plan_path_of(signature: Path) -> Path:
