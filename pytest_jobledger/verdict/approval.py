@@ -224,7 +224,10 @@ def check(
         principals = _principals(allowed_copy, sig_copy, scratch, allowed_display, signature)
         principal = None
         for candidate in principals:
-            done = sshkeygen.verify(allowed_copy, candidate, sig_copy, raw, scratch=scratch)
+            try:
+                done = sshkeygen.verify(allowed_copy, candidate, sig_copy, raw, scratch=scratch)
+            except sshkeygen.Unavailable as exc:
+                raise ApprovalError(f"{exc.reason}. Nothing was recorded") from None
             if done.returncode == 0:
                 principal = candidate
                 break
