@@ -66,6 +66,10 @@ MAX_CONFIG_BYTES = 1024 * 1024
 #: a job's overlay entry signs no ``bulk_retry_limit`` of its own.
 DEFAULT_AUDIT_LOG = ".jobledger/audit.ndjson"
 DEFAULT_BULK_RETRY_LIMIT = 100
+#: The most jobs one bulk retry may ever touch, whatever a repository configures or signs: past
+#: this a "retry" is a backfill or a migration, which needs its own plan, not an incident verdict
+#: (the trail adds batches up against the limit, so 10,000 also bounds what one ticket may retry).
+BULK_RETRY_CEILING = 10_000
 # -- the runbook and the draft lane (issue 9) ---------------------------------------------------
 #: Where ``jobledger render`` writes the runbook when ``runbook`` is not configured.
 DEFAULT_RUNBOOK = "docs/jobs.md"
@@ -129,6 +133,13 @@ class Config:
 
     audit_log: str = DEFAULT_AUDIT_LOG
     bulk_retry_limit: int = DEFAULT_BULK_RETRY_LIMIT
+    #: The approvers' keys (git's allowed_signers format, ``@revoked`` lines), for ``--approval``.
+    allowed_signers: str | None = None
+
+    @property
+    def allowed_signers_path(self) -> Path | None:
+        return self.root / self.allowed_signers if self.allowed_signers is not None else None
+
     #: ``[project] name`` of the configuration file, for the runbook's title.
     project: str | None = None
     #: The configured runbook; ``None`` when not configured (then there is no runbook-fresh
@@ -222,6 +233,7 @@ _TOP_KEYS = {
     "schema",
     "audit_log",
     "bulk_retry_limit",
+    "allowed_signers",
     "runbook",
     "runbook_group_by",
     "drafts",
@@ -427,6 +439,9 @@ def config_from_table(
     owners = table.get("owners")
     if owners is not None:
         owners = inside("owners", string("owners", ""))
+    signers = table.get("allowed_signers")
+    if signers is not None:
+        signers = inside("allowed_signers", string("allowed_signers", ""))
     config = Config(
         root=root,
         source=source,
@@ -445,7 +460,8 @@ def config_from_table(
         cells=_cell_settings(table.get("cells", {}), required, blocked, fail),
         schema=inside("schema", string("schema", Config.schema)),
         audit_log=_audit_log(string("audit_log", Config.audit_log), inside, fail),
-        bulk_retry_limit=_whole_number(table, "bulk_retry_limit", DEFAULT_BULK_RETRY_LIMIT, fail),
+        bulk_retry_limit=_bulk_retry_limit(table, fail),
+        allowed_signers=signers,
         project=project,
         runbook=inside("runbook", string("runbook", "")) if "runbook" in table else None,
         runbook_group_by=string("runbook_group_by", Config.runbook_group_by, RUNBOOK_GROUPS),
@@ -559,6 +575,18 @@ def _whole_number(table: Mapping[str, Any], key: str, default: int, fail: Any) -
     value = table.get(key, default)
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
         raise fail(key, "must be a whole number (0 or more), e.g. 100")
+    return value
+
+
+def _bulk_retry_limit(table: Mapping[str, Any], fail: Any) -> int:
+    """``bulk_retry_limit``: a whole number, never above the ceiling no repository can raise."""
+    value = _whole_number(table, "bulk_retry_limit", DEFAULT_BULK_RETRY_LIMIT, fail)
+    if value > BULK_RETRY_CEILING:
+        raise fail(
+            "bulk_retry_limit",
+            f"{value:,} is over the ceiling of {BULK_RETRY_CEILING:,} jobs that no configuration "
+            "can raise (a larger retry is a backfill: plan it as one)",
+        )
     return value
 
 
@@ -801,6 +829,8 @@ def _role_values(config: Config) -> dict[str, str]:
     }
     if config.owners is not None:
         values["owners"] = config.owners
+    if config.allowed_signers is not None:
+        values["allowed_signers"] = config.allowed_signers
     return {key: value for key, value in values.items() if not is_url(value)}
 
 

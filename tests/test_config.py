@@ -76,6 +76,7 @@ def test_config_file_elsewhere(tmp_path: Path) -> None:
         ("[tool.jobledger]\nbulk_retry_limit = -1\n", "bulk_retry_limit: must be a whole"),
         ("[tool.jobledger]\nbulk_retry_limit = '100'\n", "bulk_retry_limit: must be a whole"),
         ("[tool.jobledger]\nbulk_retry_limit = true\n", "bulk_retry_limit: must be a whole"),
+        ("[tool.jobledger]\nbulk_retry_limit = 1000000\n", "over the ceiling of 10,000 jobs"),
     ],
 )
 def test_errors_name_the_key_and_file(tmp_path: Path, body: str, message: str) -> None:

@@ -39,11 +39,13 @@ CASES: list[tuple[str, str, str]] = [
     ("audit_log", '".git/audit.ndjson"', "belongs to git"),
     ("cache_dir", '".git/cache"', "belongs to git"),
     ("owners", '".git/owners.yaml"', "belongs to git"),
+    ("allowed_signers", '".git/allowed_signers"', "belongs to git"),
     ("paths", '[".git"]', "belongs to git"),
     # -- a NUL byte in any path key (issue 27 item 5)
     ("ledger", '"gen\\u0000/ledger.json"', "NUL byte"),
     ("cache_dir", '"cache\\u0000"', "NUL byte"),
     ("owners", '"owners\\u0000.yaml"', "NUL byte"),
+    ("allowed_signers", '"signers\\u0000"', "NUL byte"),
     ("schema", '"schema\\u0000.json"', "NUL byte"),
     ("audit_log", '"audit\\u0000.ndjson"', "NUL byte"),
     ("runbook", '"docs/jobs\\u0000.md"', "NUL byte"),

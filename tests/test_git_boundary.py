@@ -17,6 +17,7 @@ STARTS_A_PROCESS = {
     "git.py": "git, pinned (the only git runner)",
     "github/action.py": "the child `python -I -m pytest` of the Action",
     "draft/runner.py": "the operator's draft_command, for `jobledger draft` only",
+    "verdict/sshkeygen.py": "ssh-keygen -Y find-principals/verify, for `verdict --approval` only",
 }
 _MODULES = {"subprocess", "pty", "pexpect", "sh", "plumbum", "_posixsubprocess"}
 _OS_NAMES = {"system", "popen", "fork", "forkpty"}
@@ -100,6 +101,20 @@ def test_no_module_but_git_py_names_the_git_program() -> None:
             if isinstance(node, ast.Constant) and isinstance(node.value, str)
         }
         assert not strings & {"git", "git.exe"}, name
+
+
+def test_no_module_but_the_runner_names_the_ssh_keygen_program() -> None:
+    """ssh-keygen starts in verdict/sshkeygen.py only (issue 22): no other module spells it as a
+    program name (messages that tell a person what to run are whole sentences, not the name)."""
+    for name, source in _modules().items():
+        if name == "verdict/sshkeygen.py":
+            continue
+        strings = {
+            node.value
+            for node in ast.walk(ast.parse(source))
+            if isinstance(node, ast.Constant) and isinstance(node.value, str)
+        }
+        assert not strings & {"ssh-keygen", "ssh-keygen.exe"}, name
 
 
 def test_the_check_finds_every_way_to_start_a_process() -> None:

@@ -12,21 +12,25 @@ nothing of what a verdict means, so it can be checked without the rest of the to
 from __future__ import annotations
 
 from .chain import GENESIS, AuditError, head_path
-from .log import LOCK_TIMEOUT_S, Line, append, read_lines
+from .events import KINDS, append_event
+from .log import LOCK_TIMEOUT_S, Line, Since, append, read_lines
 from .store import ENV_URL, SCHEMA_VERSION, Store, Target, open_store, redact, store_for, target_of
 from .verify import Report, verify
 
 __all__ = [
     "ENV_URL",
     "GENESIS",
+    "KINDS",
     "LOCK_TIMEOUT_S",
     "SCHEMA_VERSION",
     "AuditError",
     "Line",
     "Report",
+    "Since",
     "Store",
     "Target",
     "append",
+    "append_event",
     "head_path",
     "open_store",
     "read_lines",

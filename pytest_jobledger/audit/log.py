@@ -38,6 +38,16 @@ _CHUNK = 1024 * 1024
 
 
 @dataclass(frozen=True)
+class Since:
+    """What a decision read: the trail's first ``lines`` events. ``changes`` says whether the
+    events appended after them (their records, ``None`` for a line that is not JSON) change
+    that decision; when they do, the append is refused (see :func:`append`)."""
+
+    lines: int
+    changes: Callable[[Sequence[Mapping[str, Any] | None]], bool]
+
+
+@dataclass(frozen=True)
 class Line:
     """One line of the trail: its 1-based number, its sha256, and its record (``None``: the line
     is not a JSON object, which ``--verify`` reports)."""
@@ -63,6 +73,7 @@ def append(
     root: Path,
     timeout: float | None = None,
     clock: Callable[[], str] = utc_now,
+    expect: Since | None = None,
 ) -> Line:
     """Append ``record`` (plus ``time`` and ``prev``) as the log's next line, or raise.
 
@@ -80,6 +91,12 @@ def append(
         fd = _open_log(path, root)
         try:
             count, prev, size = _uncommitted_taken_back(fd, head, display)
+            if (
+                expect is not None
+                and count != expect.lines
+                and expect.changes(_records_after(fd, expect.lines, count))
+            ):
+                raise moved(count, expect.lines, display)
             line = encode({**record, "time": clock(), "prev": prev})
             _append_bytes(fd, line, size)
             new = Line(count + 1, line_sha256(line), parse_record(line))
@@ -93,6 +110,25 @@ def append(
         finally:
             os.close(fd)
         return new
+
+
+def _records_after(fd: int, first: int, count: int) -> list[Mapping[str, Any] | None]:
+    """The records of lines ``first + 1`` to ``count`` (read under the append's lock)."""
+    os.lseek(fd, 0, os.SEEK_SET)
+    chunks = []
+    while chunk := os.read(fd, _CHUNK):
+        chunks.append(chunk)
+    lines = b"".join(chunks).split(b"\n")[first:count]
+    return [parse_record(line) for line in lines]
+
+
+def moved(count: int, expect: int, display: str) -> AuditError:
+    """The trail gained events between the read a decision rests on and its append."""
+    return AuditError(
+        f"the trail changed while this was decided (it holds {count} events, {expect} were "
+        "read, and the new ones concern this job): nothing was appended; ask again",
+        path=display,
+    )
 
 
 def _committed_head(path: Path, root: Path) -> tuple[int, str] | None:

@@ -43,7 +43,17 @@ from .chain import (
     line_sha256,
     parse_record,
 )
-from .log import LOCK_TIMEOUT_S, Line, append, read_lines, read_log, utc_now, write_new
+from .log import (
+    LOCK_TIMEOUT_S,
+    Line,
+    Since,
+    append,
+    moved,
+    read_lines,
+    read_log,
+    utc_now,
+    write_new,
+)
 from .verify import Report, check_chain, verify
 
 #: The environment variable that names the store; it wins over ``[tool.jobledger] audit_log``,
@@ -81,8 +91,16 @@ class Store(ABC):
         return self.target.display
 
     @abstractmethod
-    def append(self, record: Mapping[str, Any], *, clock: Callable[[], str] = utc_now) -> Line:
-        """Append ``record`` (plus ``time`` and ``prev``) as the next event, or raise."""
+    def append(
+        self,
+        record: Mapping[str, Any],
+        *,
+        clock: Callable[[], str] = utc_now,
+        expect: Since | None = None,
+    ) -> Line:
+        """Append ``record`` (plus ``time`` and ``prev``) as the next event, or raise; with
+        ``expect``, only when the events appended since the decision read the trail do not
+        change it, else :class:`AuditError` and nothing appended."""
 
     @abstractmethod
     def lines(self) -> list[Line]:
@@ -205,8 +223,14 @@ class FileStore(Store):
         self.root = root
         self.path = root / target.location
 
-    def append(self, record: Mapping[str, Any], *, clock: Callable[[], str] = utc_now) -> Line:
-        return append(self.path, record, root=self.root, clock=clock)
+    def append(
+        self,
+        record: Mapping[str, Any],
+        *,
+        clock: Callable[[], str] = utc_now,
+        expect: Since | None = None,
+    ) -> Line:
+        return append(self.path, record, root=self.root, clock=clock, expect=expect)
 
     def lines(self) -> list[Line]:
         return read_lines(self.path, root=self.root)
@@ -330,7 +354,13 @@ class _SqlStore(Store):
             (seq, str(record.get("prev", "")), line_sha256(raw), text),
         )
 
-    def append(self, record: Mapping[str, Any], *, clock: Callable[[], str] = utc_now) -> Line:
+    def append(
+        self,
+        record: Mapping[str, Any],
+        *,
+        clock: Callable[[], str] = utc_now,
+        expect: Since | None = None,
+    ) -> Line:
         _check_record(record)
         with self._guard("append to"):
             conn = self._connection()
@@ -338,6 +368,13 @@ class _SqlStore(Store):
                 self._begin_append(conn)
                 self._require(conn)
                 count, last = self._head(conn)
+                if expect is not None and count != expect.lines:
+                    rows = conn.execute(
+                        self._sql(f"SELECT line FROM {_EVENTS} WHERE seq > ? ORDER BY seq"),
+                        (expect.lines,),
+                    ).fetchall()
+                    if expect.changes([parse_record(str(row[0]).encode()) for row in rows]):
+                        raise moved(count, expect.lines, self.display)
                 raw = encode({**record, "time": clock(), "prev": last}).removesuffix(b"\n")
                 self._insert(conn, count + 1, raw)
                 conn.commit()

@@ -92,6 +92,11 @@ COMMANDS: tuple[Command, ...] = (
         "verdict",
     ),
     Command(
+        "reconcile",
+        "record the business outcome of the approved batches of a job and ticket",
+        "reconcile",
+    ),
+    Command(
         "audit",
         "print the trail of verdicts, or check that no line was edited, removed or reordered",
         "audit",

@@ -155,8 +155,10 @@ def entry_line(number: int, record: Mapping[str, Any] | None) -> str:
     parts = [
         f"{number:>4}",
         str(record.get("time", "?")),
-        str(record.get("verdict", "?")).upper(),
-        str(record.get("action", "?")) + (f" x{count}" if count is not None else ""),
+        _answer(record),
+        f"{record.get('batches', '?')} batch(es)"
+        if record.get("event") == "reconciliation"
+        else str(record.get("action", "?")) + (f" x{count}" if count is not None else ""),
         str(record.get("job", "?")),
         f"by {record.get('actor', '?')}",
     ]
@@ -173,6 +175,19 @@ def entry_line(number: int, record: Mapping[str, Any] | None) -> str:
     if reasons:
         parts.append("(" + ", ".join(str(reason) for reason in reasons) + ")")
     return one_line("  ".join(parts))
+
+
+def _answer(record: Mapping[str, Any]) -> str:
+    """What the line says: a verdict's answer, or the kind of event (issue 22) and its result."""
+    kind = record.get("event", "verdict")
+    if kind == "plan":
+        return f"PLAN {str(record.get('plan_sha256', '?'))[:12]}"
+    if kind == "approval-check":
+        state = "verified" if record.get("verified") is True else "refused"
+        return f"APPROVAL-CHECK {state} {record.get('principal') or ''}".rstrip()
+    if kind == "reconciliation":
+        return f"RECONCILED {str(record.get('outcome', '?')).upper()}"
+    return str(record.get("verdict", "?")).upper()
 
 
 def _verify(report: audit.Report, log: str, *, as_json: bool) -> int:

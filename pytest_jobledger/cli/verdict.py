@@ -6,23 +6,37 @@ long, a store that cannot be reached or refuses the write) the command exits 2 w
 stderr and prints nothing that reads as a verdict. No decision without a trail.
 
 Exit codes: 0 approved, 1 blocked, 3 needs-review, 2 a usage error or an audit failure.
+
+``--plan -o plan.json`` writes the plan an approver signs (``ssh-keygen -Y sign``) instead, and
+records it; ``--approval plan.json.sig`` checks that signature against the plan derived again from
+the inputs now (:mod:`pytest_jobledger.verdict.approval`), records the check, then the verdict.
+The trail's earlier events of the job and ticket (approved counts, reconciliations) are read
+before every decision.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import datetime
 import getpass
 import json
 import os
+from pathlib import Path
 from typing import Any
 
 from .. import __version__, audit
+from ..atomic import atomic_write
+from ..config import Config
 from ..errors import JobledgerError
 from ..gate.committed import Snapshot
+from ..gate.today import ENV as TODAY_ENV
 from ..paths import Shown
 from ..session import Session
-from ..text import say
-from ..verdict import Action, Answer, Request, Verdict, decide
+from ..text import one_line, say
+from ..verdict import Action, Answer, JobFacts, Request, Verdict, decide
+from ..verdict import plan as plans
+from ..verdict.approval import ApprovalCheck, changed_by, check, history
 from .cards import verdict_card
 from .common import config_from_args, find_job
 from .listing import sources_json
@@ -59,25 +73,46 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--ticket", metavar="REF", help="the incident or change ticket")
     parser.add_argument("--actor", metavar="NAME", help="who asks (default: the OS user)")
     add_format_argument(parser, TEXT_JSON)
+    # -- issue 22: plans and signed approvals (kept in one block) ---------------------------------
+    parser.add_argument(
+        "--plan",
+        action="store_true",
+        help="write the plan an approver signs (to -o FILE) instead of a verdict, and record it",
+    )
+    parser.add_argument("-o", "--output", metavar="FILE", help="where --plan writes the plan")
+    parser.add_argument(
+        "--approval",
+        metavar="SIG",
+        help="the approver's signature of the plan (plan.json.sig, from ssh-keygen -Y sign -n "
+        "jobledger-approval), checked against allowed_signers",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
     request = _request(args)
+    _plan_options(args)
     config = config_from_args(args)
-    snapshot = Session.open(config, baseline=False).committed_view
-    verdict = decide(find_job(snapshot, args.job), request)
-    log = config.audit_log
-    try:
-        store = audit.open_store(config.audit_log, root=config.root)
-        log = store.display
-        line = store.append(audit_record(verdict, snapshot))
-    except audit.AuditError as exc:
-        raise audit.AuditError(
-            f"{exc.message}. No verdict was given: a decision without a trail is refused. Make "
-            f"the trail writable or reachable (or point {audit.ENV_URL} or [tool.jobledger] "
-            "audit_log elsewhere) and ask again",
-            path=exc.path or log,
-        ) from exc
+    session = Session.open(config, baseline=False)
+    snapshot = session.committed_view
+    facts = find_job(snapshot, args.job)
+    store = open_trail(config)
+    records = trail_records(store)
+    past = history(records, request.job, request.ticket)
+    request = dataclasses.replace(request, history=past)
+    now = plans.clock(session.today, pinned=bool(os.environ.get(TODAY_ENV, "").strip()))
+    derived = derive_plan(snapshot, request, now, trail_lines=len(records))
+    read = audit.Since(len(records), changed_by(records, request.job, request.ticket))
+    if args.plan:
+        return _write_plan(args, store, derived, decide(facts, request), snapshot, read)
+    if args.approval is not None:
+        approval = _check(args.approval, derived, now, session, facts, past)
+        request = dataclasses.replace(request, approval=approval)
+        digest = approval.plan_sha256
+        read = audit.Since(len(records), changed_by(records, request.job, request.ticket, digest))
+        recorded(store, approval_record(approval, request), expect=read)
+    verdict = decide(facts, request)
+    line = recorded(store, audit_record(verdict, snapshot), expect=read)
+    log = store.display
     where = f"line {line.number} of {log}"
     if args.format == "json":
         document = {
@@ -92,10 +127,192 @@ def run(args: argparse.Namespace) -> int:
         }
         say(json.dumps(document, indent=2, sort_keys=True) + "\n", end="")
     else:
-        recorded = f"recorded as {where} (sha256 {line.sha256[:12]})"
-        for text in verdict_card(verdict, recorded, Shown.here(config.root)):
+        note = f"recorded as {where} (sha256 {line.sha256[:12]})"
+        for text in verdict_card(verdict, note, Shown.here(config.root)):
             say(text)
     return EXIT_CODES[verdict.answer]
+
+
+def open_trail(config: Config) -> audit.Store:
+    try:
+        return audit.open_store(config.audit_log, root=config.root)
+    except audit.AuditError as exc:
+        raise _no_answer(exc, config.audit_log) from exc
+
+
+def trail_records(store: audit.Store) -> list[tuple[int, Any]]:
+    """Every committed line of the trail as ``(line, record)``, read before the decision."""
+    try:
+        lines = store.lines()
+    except audit.AuditError as exc:
+        raise _no_answer(exc, store.display) from exc
+    return [(line.number, line.record) for line in lines if line.committed]
+
+
+def recorded(store: audit.Store, record: dict[str, Any], *, expect: audit.Since) -> audit.Line:
+    """Append ``record`` (checked against its kind's schema), or refuse to answer: also when
+    events appended since the decision read the trail change it (two operators at once)."""
+    try:
+        return audit.append_event(store, record, expect=expect)
+    except audit.AuditError as exc:
+        raise _no_answer(exc, store.display) from exc
+
+
+def _no_answer(exc: audit.AuditError, log: str) -> audit.AuditError:
+    return audit.AuditError(
+        f"{exc.message}. No verdict was given: a decision without a trail is refused. Make "
+        f"the trail writable or reachable (or point {audit.ENV_URL} or [tool.jobledger] "
+        "audit_log elsewhere) and ask again",
+        path=exc.path or log,
+    )
+
+
+def derive_plan(
+    snapshot: Snapshot, request: Request, now: datetime.datetime, *, trail_lines: int
+) -> plans.Plan:
+    """The plan of ``request`` from the inputs as read now (the session's committed view)."""
+    row = snapshot.joined(request.job)
+    assert row is not None  # find_job found it
+    return plans.new_plan(
+        job=request.job,
+        action=request.action.value,
+        count=request.count,
+        ticket=request.ticket,
+        ledger_row=plans.row_sha256(row.job),
+        overlay_entry=plans.entry_sha256(row.entry),
+        version=__version__,
+        now=now,
+        trail_lines=trail_lines,
+    )
+
+
+def _plan_options(args: argparse.Namespace) -> None:
+    if args.plan and args.approval is not None:
+        raise JobledgerError(
+            "--plan writes a plan to sign; --approval checks a signed one: not both"
+        )
+    if args.plan and not args.output:
+        raise JobledgerError("--plan needs -o FILE: where the plan is written for the approver")
+    if args.output and not args.plan:
+        raise JobledgerError("-o FILE is where --plan writes the plan; add --plan or leave it out")
+    if args.output == "-":
+        raise JobledgerError("--plan writes a file the approver signs: give -o FILE, not -")
+
+
+def _write_plan(
+    args: argparse.Namespace,
+    store: audit.Store,
+    plan: plans.Plan,
+    verdict: Verdict,
+    snapshot: Snapshot,
+    read: audit.Since,
+) -> int:
+    """A blocked request gets its verdict (recorded) and no plan; otherwise the plan is
+    recorded, then written, and its digest printed with the command that signs it."""
+    # After a mismatch a new signed plan is the way on, so that blocker does not stop the plan.
+    if any(reason.rule != "reconciliation-mismatch" for reason in verdict.blockers):
+        line = recorded(store, audit_record(verdict, snapshot), expect=read)
+        where = f"recorded as line {line.number} of {store.display} (sha256 {line.sha256[:12]})"
+        for text in verdict_card(verdict, where):
+            say(text)
+        say("No plan was written: resolve every blocker first; a signature cannot approve them.")
+        return EXIT_CODES[verdict.answer]
+    path = Path(args.output)
+    request = verdict.request
+    line = recorded(
+        store,
+        {
+            **_event("plan", request),
+            "ticket": request.ticket,
+            "plan_sha256": plan.sha256,
+            "plan_path": str(path),
+            "ledger_row_sha256": plan.ledger_row_sha256,
+            "overlay_entry_sha256": plan.overlay_entry_sha256,
+            "created": plan.created,
+            "expires": plan.expires,
+            # blocked only by a mismatch, which this plan, once signed, answers
+            "verdict": "needs-review" if verdict.answer is Answer.BLOCKED else verdict.answer.value,
+        },
+        expect=read,
+    )
+    try:
+        atomic_write(path, plan.encode(), root=snapshot.config.root, named_by_operator=True)
+    except OSError as error:
+        raise JobledgerError(
+            f"cannot write the plan ({error.strerror or error}); its event is line "
+            f"{line.number} of {store.display}, and no plan file was written",
+            path=str(path),
+        ) from None
+    if args.format == "json":
+        document = {
+            "plan": plan.to_json(),
+            "sha256": plan.sha256,
+            "path": str(path),
+            "audit": {"path": store.display, "line": line.number, "sha256": line.sha256},
+        }
+        say(json.dumps(document, indent=2, sort_keys=True) + "\n", end="")
+        return 0
+    say(one_line(f"sha256 {plan.sha256}  {path}"))
+    say(one_line(f"PLAN: {request.action.value} of {request.job}, expires {plan.expires}"))
+    say(
+        one_line(
+            f"Sign: ssh-keygen -Y sign -f KEY -n jobledger-approval {path}   (a member of the "
+            "job's paging_owner rotation)"
+        )
+    )
+    say(one_line(f"Then: jobledger verdict ... --approval {path}.sig"))
+    say(one_line(f"Audit: recorded as line {line.number} of {store.display}"))
+    return 0
+
+
+def _check(
+    signature: str,
+    derived: plans.Plan,
+    now: datetime.datetime,
+    session: Session,
+    facts: JobFacts,
+    past: Any,
+) -> ApprovalCheck:
+    config = session.config
+    owner = facts.signed("paging_owner")
+    owner = owner if isinstance(owner, str) else None
+    roster = session.readings.roster
+    members = roster.members.get(owner) if roster is not None and owner is not None else None
+    return check(
+        signature=Path(signature),
+        derived=derived,
+        now=now,
+        allowed_signers=config.allowed_signers_path,
+        allowed_display=config.display(config.allowed_signers_path)
+        if config.allowed_signers_path is not None
+        else "allowed_signers",
+        owner=owner,
+        members=members,
+        roster_display=roster.path if roster is not None else None,
+        history=past,
+    )
+
+
+def _event(kind: str, request: Request) -> dict[str, Any]:
+    return {
+        "format": RECORD_FORMAT,
+        "event": kind,
+        "actor": request.actor,
+        "actor_from": request.actor_from,
+        "job": request.job,
+        "action": request.action.value,
+        "count": request.count,
+        "version": __version__,
+    }
+
+
+def approval_record(approval: ApprovalCheck, request: Request) -> dict[str, Any]:
+    """The approval check's event: the plan, who signed, and each reason it does not approve."""
+    return {
+        **_event("approval-check", request),
+        "ticket": request.ticket,
+        **approval.to_json(),
+    }
 
 
 def audit_record(verdict: Verdict, snapshot: Snapshot) -> dict[str, Any]:
@@ -103,8 +320,12 @@ def audit_record(verdict: Verdict, snapshot: Snapshot) -> dict[str, Any]:
     and every reason's name, and the sha256 of exactly what the decision read."""
     request = verdict.request
     config = snapshot.config
+    approval = request.approval
     return {
         "format": RECORD_FORMAT,
+        "event": "verdict",
+        "approval_plan_sha256": approval.plan_sha256 if approval is not None else None,
+        "approval_principal": approval.principal if approval is not None else None,
         "actor": request.actor,
         "actor_from": request.actor_from,
         "job": request.job,

@@ -1,10 +1,13 @@
 """The owners roster (``owners = "overlays/owners.yaml"``): the rotations that exist.
 
 A YAML list of names (``- billing-oncall``) or a mapping of name to an optional contact
-(``billing-oncall: "#billing-pager"``). It is read like the overlay: inside the root, a regular
-file, size-limited, YAML 1.2 with timestamps as text, duplicate keys refused; anything unusable
-is one located :class:`~pytest_jobledger.errors.OverlayError`, which the gate reports as its
-``owners-valid`` status item.
+(``billing-oncall: "#billing-pager"``), or to its contact and members (``billing-oncall:
+{contact: "#billing-pager", members: [alice@example.com]}``: the principals of
+``allowed_signers`` whose signed approval counts for a job that rotation owns).
+It is read like the overlay: inside the root, a regular file, size-limited, YAML 1.2 with
+timestamps as text, duplicate keys refused; anything unusable is one located
+:class:`~pytest_jobledger.errors.OverlayError`, which the gate reports as its ``owners-valid``
+status item.
 """
 
 from __future__ import annotations
@@ -12,13 +15,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import OverlayError
 from ..paths import FileTooLarge, read_regular
 from ..readers import Unreadable, decode_utf8
 from .reader import load_strict
 from .values import describe_value, short
+
+if TYPE_CHECKING:
+    from ruamel.yaml.comments import CommentedMap
 
 #: Thousands of rotations fit in far less; a larger file is the wrong one.
 MAX_ROSTER_BYTES = 256 * 1024
@@ -30,6 +36,8 @@ class Roster:
 
     path: str
     owners: Mapping[str, str | None] = field(default_factory=dict)
+    #: Each rotation's members (principals of ``allowed_signers``), when the roster lists them.
+    members: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
     def __contains__(self, name: object) -> bool:
         return name in self.owners
@@ -74,12 +82,16 @@ def parse_roster(text: str, display: str) -> Roster:
     from ruamel.yaml.comments import CommentedMap, CommentedSeq  # loaded by the parse above
 
     owners: dict[str, str | None] = {}
+    members: dict[str, tuple[str, ...]] = {}
     if isinstance(data, CommentedSeq):
         for index, item in enumerate(data):
             owners[_name(item, display, data.lc.item(index)[0] + 1)] = None
     elif isinstance(data, CommentedMap):
         for key, contact in data.items():
             line = data.lc.key(key)[0] + 1
+            if isinstance(contact, CommentedMap):
+                name = _name(key, display, line)
+                contact, members[name] = _rotation(contact, name, display, line)
             if contact is not None and not isinstance(contact, str):
                 raise OverlayError(
                     f"the contact of {short(key)} is {describe_value(contact)}; write text "
@@ -95,7 +107,34 @@ def parse_roster(text: str, display: str) -> Roster:
             path=display,
             line=1,
         )
-    return Roster(path=display, owners=owners)
+    return Roster(path=display, owners=owners, members=members)
+
+
+def _rotation(
+    data: CommentedMap, name: str, display: str, line: int
+) -> tuple[Any, tuple[str, ...]]:
+    """A rotation written as ``{contact: ..., members: [...]}``: its contact and members."""
+    unknown = sorted(str(key) for key in data if key not in ("contact", "members"))
+    if unknown:
+        raise OverlayError(
+            f"the rotation {short(name)} has the key {short(unknown[0])}; a rotation holds "
+            "`contact` and `members` (a list of allowed_signers principals)",
+            path=display,
+            line=line,
+        )
+    from ruamel.yaml.comments import CommentedSeq  # loaded by the parse that gave ``data``
+
+    found = data.get("members", [])
+    if not isinstance(found, CommentedSeq) or not all(
+        isinstance(item, str) and item.strip() for item in found
+    ):
+        raise OverlayError(
+            f"the members of {short(name)} are not a list of names; write "
+            "`members: [alice@example.com]` (the principals in allowed_signers)",
+            path=display,
+            line=line,
+        )
+    return data.get("contact"), tuple(str(item).strip() for item in found)
 
 
 def _name(item: Any, display: str, line: int) -> str:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from ..ledger.model import JSONValue
 from .facts import JobFacts
-from .model import Action, Answer, Evidence, Fact, Reason, Request, Verdict
+from .model import Action, Answer, Evidence, Fact, Quality, Reason, Request, Verdict
 from .rules import RULES, bulk_limit
 
 
@@ -69,13 +69,23 @@ def request_facts(request: Request) -> list[Fact]:
         )
     )
     shown.append(_given("ticket", request.ticket, "--ticket", ""))
+    if request.approval is not None:
+        shown.append(approval_fact(request))
     shown.append(Fact("actor", request.actor, Evidence.SELF_REPORTED, request.actor_from))
     return shown
 
 
 def _given(name: str, value: JSONValue, option: str, note: str) -> Fact:
     if value is None:
-        return Fact(name, None, Evidence.MISSING, None, f"no {option} given")
+        missing = f"no {option} given"
+        return Fact(
+            name,
+            None,
+            Evidence.MISSING,
+            None,
+            missing,
+            Quality("request", "none", "n/a", f"missing: {missing}", "none", "runtime request"),
+        )
     return Fact(name, value, Evidence.SELF_REPORTED, option, note)
 
 
@@ -105,3 +115,39 @@ def next_actions(
                 "success report (no reconciliation is signed to say how)"
             )
     return tuple(steps)
+
+
+def approval_fact(request: Request) -> Fact:
+    """The signed approval: who signed which plan, checked by ssh-keygen; or why it does not
+    approve this request (then it is no evidence at all)."""
+    approval = request.approval
+    assert approval is not None
+    plan = f"plan sha256 {approval.plan_sha256[:12]}"
+    if approval.verified:
+        note = (
+            f"verified with ssh-keygen over {plan}; {approval.principal} is a member of "
+            f"{approval.rotation}"
+        )
+        graded = Quality(
+            "approval",
+            f"sha256:{approval.plan_sha256[:12]} (the plan signed)",
+            "fresh: derived now, unexpired",
+            "complete",
+            "signed by a person, verified by ssh-keygen",
+            "signed approval",
+        )
+        return Fact(
+            "approval", approval.principal, Evidence.SIGNED, approval.signature, note, graded
+        )
+    refused = ", ".join(subject for subject, _, _ in approval.problems)
+    graded = Quality(
+        "approval",
+        f"sha256:{approval.plan_sha256[:12]} (the plan signed)",
+        "n/a",
+        f"refused: {refused}",
+        "none: not accepted",
+        "signed approval",
+    )
+    return Fact(
+        "approval", None, Evidence.MISSING, approval.signature, f"refused ({refused})", graded
+    )

@@ -11,10 +11,11 @@ behind it, at what stage of control).
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..ledger.model import JSONValue
+from .approval import ApprovalCheck, History
 
 
 class Answer(str, enum.Enum):
@@ -157,6 +158,10 @@ class Request:
     ticket: str | None = None
     actor: str = ""
     actor_from: str = "--actor"
+    #: The signed approval (``--approval``), checked; ``None``: none was given.
+    approval: ApprovalCheck | None = None
+    #: What the trail says about this job and ticket before this request.
+    history: History = field(default_factory=History)
 
 
 @dataclass(frozen=True)

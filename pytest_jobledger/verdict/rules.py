@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ..config import BULK_RETRY_CEILING
 from ..gate.cells import normal_text
 from .directives import review_items
 from .facts import JobFacts
@@ -21,8 +22,6 @@ from .model import Action, Answer, Evidence, Request
 Hit = tuple[str, str, str]
 
 EVERY = frozenset(Action)
-#: Actions that run a job again on purpose, whether or not its effect already happened.
-RERUNS = frozenset({Action.REQUEUE, Action.REPLAY, Action.BULK_RETRY})
 #: Actions whose business effect is repeated for work that may have succeeded.
 REPEATS = frozenset({Action.REPLAY, Action.BULK_RETRY})
 BULK = frozenset({Action.BULK_RETRY})
@@ -104,8 +103,13 @@ def _signed_text(cell: str, missing: str) -> Callable[[JobFacts, Request], list[
 
 
 def _not_idempotent(facts: JobFacts, request: Request) -> list[Hit]:
+    """Unguarded and not signed idempotent: blocked for a rerun; for a plain retry too when the
+    owner signed "no" (a retry of a side effect nobody guards runs it again, the incident's
+    cause), while an unsigned answer on a retry is the required cell's business."""
     answer = facts.signed("idempotent")
     if answer == "yes" or facts.signed("dedupe_guard") is not None:
+        return []
+    if request.action is Action.RETRY and answer != "no":
         return []
     said = (
         f'`idempotent` is signed "no"{_where(facts, "idempotent")}'
@@ -139,6 +143,11 @@ def bulk_limit(facts: JobFacts) -> tuple[int | None, str]:
     """The limit a bulk retry is held to, and where it comes from (``None``: the signed cell
     fails the gate, which blocks on its own)."""
     signed = facts.signed("bulk_retry_limit")
+    if isinstance(signed, int) and signed > BULK_RETRY_CEILING:
+        where = facts.cell("bulk_retry_limit").where
+        return BULK_RETRY_CEILING, (
+            f"the ceiling no repository can raise (the {signed:,} signed at {where} is over it)"
+        )
     if isinstance(signed, int):
         return signed, f"signed at {facts.cell('bulk_retry_limit').where}"
     if any(finding.cell == "bulk_retry_limit" for finding in facts.problems):
@@ -212,21 +221,93 @@ def _max_retries_unknown(facts: JobFacts, request: Request) -> list[Hit]:
 
 
 def _bulk_approval(facts: JobFacts, request: Request) -> list[Hit]:
+    """A bulk retry is approved only with a signed approval; ``--approved-by`` is self-reported,
+    so on its own it reaches needs-review at best (a refused signature blocks on its own)."""
+    if request.approval is not None:
+        return []
     owner = facts.signed("paging_owner")
     who = request.approved_by
     if who is None:
-        problem = "no approval was given with --approved-by"
+        problem = "no signed approval was given (--approval)"
     elif not isinstance(owner, str):
         problem = f"--approved-by {who!r}, but no signed `paging_owner` says whose approval counts"
     elif normal_text(who) != normal_text(owner):
         problem = f"--approved-by {who!r} is not the job's signed paging owner {owner!r}"
     else:
+        problem = f"--approved-by {who!r} names the paging owner, but is typed, not signed"
+    owner_text = owner if isinstance(owner, str) else "the signed paging owner"
+    fix = (
+        "write a plan (--plan -o plan.json), have a member of "
+        f"{owner_text} sign it (ssh-keygen -Y sign -n jobledger-approval), and pass --approval "
+        "plan.json.sig"
+    )
+    return [("approval", f"{problem} (an --approved-by is self-reported, never verified)", fix)]
+
+
+# -- issue 22: a signed approval bound to one plan, and batches bounded across calls ------------
+
+
+def _approval_refused(facts: JobFacts, request: Request) -> list[Hit]:
+    if request.approval is None:
         return []
-    if isinstance(owner, str):
-        fix = f"get the approval of {owner} (the signed paging owner) and pass --approved-by"
-    else:
-        fix = "sign `paging_owner`, get that owner's approval and pass --approved-by"
-    return [("approval", f"{problem} (an approval is self-reported, never verified)", fix)]
+    return [
+        (subject, f"--approval {request.approval.signature}: {message}", fix)
+        for subject, message, fix in request.approval.problems
+    ]
+
+
+def _batch_not_reconciled(facts: JobFacts, request: Request) -> list[Hit]:
+    past = request.history
+    if not past.pending:
+        return []
+    ticket = f"--ticket {request.ticket}" if request.ticket else "no --ticket"
+    return [
+        (
+            "reconciliation",
+            f"{past.pending} approved batch(es) of this job with {ticket} are not reconciled "
+            f"(trail line {past.pending_line}): the next batch waits for the outcome of the last",
+            f"confirm the outcome independently, then run `jobledger reconcile {request.job} "
+            f"--ticket {request.ticket or 'T'} --outcome confirmed|mismatch --evidence TEXT`",
+        )
+    ]
+
+
+def _reconciliation_mismatch(facts: JobFacts, request: Request) -> list[Hit]:
+    line = request.history.mismatch_line
+    if line is None:
+        return []
+    approval = request.approval
+    if approval is not None and approval.verified:
+        planned = request.history.plan_lines.get(approval.plan_sha256)
+        if planned is not None and planned > line:
+            return []
+    return [
+        (
+            "ticket",
+            f"the last reconciliation of this ticket (trail line {line}) found a mismatch: no "
+            "further batch without a plan signed after it",
+            "find out what went wrong, then have a member of the paging owner's rotation sign a "
+            "new plan (--plan) and pass --approval",
+        )
+    ]
+
+
+def _ticket_over_limit(facts: JobFacts, request: Request) -> list[Hit]:
+    past = request.history
+    limit, source = bulk_limit(facts)
+    count = request.count or 1
+    if not past.approved or limit is None or past.approved + count <= limit:
+        return []
+    return [
+        (
+            "count",
+            f"{past.approved} jobs were already approved on this ticket in {past.batches} "
+            f"batch(es); {count} more is {past.approved + count}, over the bulk_retry_limit of "
+            f"{limit}, {source}",
+            f"retry at most {max(limit - past.approved, 0)} more on this ticket, or have the job's "
+            "owner sign a higher `bulk_retry_limit`",
+        )
+    ]
 
 
 def _injected_instruction(facts: JobFacts, request: Request) -> list[Hit]:
@@ -268,7 +349,7 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "not-idempotent",
         Answer.BLOCKED,
-        RERUNS,
+        EVERY,
         _not_idempotent,
     ),
     Rule(
@@ -321,5 +402,30 @@ RULES: tuple[Rule, ...] = (
         Answer.NEEDS_REVIEW,
         EVERY,
         _injected_instruction,
+    ),
+    # -- issue 22: signed approvals and batches across calls --------------------------------------
+    Rule(
+        "approval-refused",
+        Answer.BLOCKED,
+        EVERY,
+        _approval_refused,
+    ),
+    Rule(
+        "batch-not-reconciled",
+        Answer.BLOCKED,
+        EVERY,
+        _batch_not_reconciled,
+    ),
+    Rule(
+        "reconciliation-mismatch",
+        Answer.BLOCKED,
+        EVERY,
+        _reconciliation_mismatch,
+    ),
+    Rule(
+        "ticket-over-limit",
+        Answer.BLOCKED,
+        EVERY,
+        _ticket_over_limit,
     ),
 )

@@ -111,12 +111,13 @@ def shop(tmp_path: Path) -> Path:
 @pytest.mark.parametrize(
     ("url", "says"),
     [
+        # a verdict reads the trail's earlier events first (issue 22), so the read fails first
         (
             f"postgresql://ops:{PASSWORD}@127.0.0.1:1/trail?connect_timeout=2",
-            "cannot append to the audit store",
+            "cannot read the audit store",
         ),
-        ("sqlite:///.jobledger", "cannot append to the audit store"),  # a folder, not a file
-        ("sqlite:///not-a-db.db", "cannot append to the audit store"),
+        ("sqlite:///.jobledger", "cannot read the audit store"),  # a folder, not a file
+        ("sqlite:///not-a-db.db", "cannot read the audit store"),
         ("ftp://x/y", "is not a store jobledger knows"),
     ],
     ids=["unreachable", "a-folder", "not-a-database", "unknown-scheme"],

@@ -32,12 +32,14 @@ FORMATS: dict[str, tuple[str, ...]] = {
     "list": ("text", "json"),
     "show": ("text", "json"),
     "verdict": ("text", "json"),
+    "reconcile": ("text", "json"),
     "audit": ("text", "json"),
     "baseline": ("text",),
 }
 REQUIRED: dict[str, tuple[str, ...]] = {
     "show": (JOB,),
     "verdict": (JOB, "--action", "retry"),
+    "reconcile": (JOB, "--ticket", "T", "--outcome", "confirmed", "--evidence", "E"),
     "diff": ("--base", "HEAD"),
 }
 NAMES = [command.name for command in COMMANDS]

@@ -82,7 +82,7 @@ def test_needs_review_exits_3(shop: Path, capsys: pytest.CaptureFixture[str]) ->
 def test_json_is_stable_and_carries_the_audit_line(
     shop: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(verdict(shop, "--action", "requeue", "--json")) == 0
+    assert main(verdict(shop, "--action", "requeue", "--ticket", "INC-1", "--json")) == 0
     first = capsys.readouterr().out
     shown = json.loads(first)
     assert first == json.dumps(shown, indent=2, sort_keys=True) + "\n"
@@ -95,9 +95,12 @@ def test_json_is_stable_and_carries_the_audit_line(
         "self-reported",
         "missing",
     }
-    assert main(verdict(shop, "--action", "requeue", "--json")) == 0
+    reconciled = ["reconcile", JOB, "--root", str(shop), "--ticket", "INC-1"]
+    assert main([*reconciled, "--outcome", "confirmed", "--evidence", "the report matches"]) == 0
+    capsys.readouterr()
+    assert main(verdict(shop, "--action", "requeue", "--ticket", "INC-1", "--json")) == 0
     again = json.loads(capsys.readouterr().out)
-    assert again["audit"]["line"] == 2
+    assert again["audit"]["line"] == 3
     del shown["audit"], again["audit"]
     assert shown == again
 
@@ -170,6 +173,15 @@ def test_an_unknown_id_suggests_the_one_meant_and_records_nothing(
         (["--action", "bulk-retry", "--count", "0"], "a count is 1 or more"),
         (["--action", "retry", "--approved-by", " "], "--approved-by is empty"),
         (["--action", "retry", "--actor", ""], "--actor is empty"),
+        (["--action", "retry", "--plan"], "--plan needs -o FILE"),
+        (["--action", "retry", "-o", "plan.json"], "add --plan or leave it out"),
+        (["--action", "retry", "--plan", "-o", "-"], "give -o FILE, not -"),
+        (
+            ["--action", "retry", "--plan", "-o", "p.json", "--approval", "p.json.sig"],
+            "not both",
+        ),
+        (["--action", "retry", "--approval", "plan.json"], "pass that file"),
+        (["--action", "retry", "--approval", "missing.json.sig"], "the plan does not exist"),
     ],
 )
 def test_a_bad_request_is_a_usage_error(

@@ -50,3 +50,25 @@ def test_missing_large_and_outside_rosters_are_refused(tmp_path: Path) -> None:
     (tmp_path / "link.yaml").symlink_to(outside)
     with pytest.raises(OverlayError, match="outside the project root"):
         load_roster(tmp_path / "link.yaml", "link.yaml", root=tmp_path)
+
+
+def test_a_rotation_may_list_its_members() -> None:
+    """Issue 22: the members are the allowed_signers principals whose approval counts."""
+    text = 'billing-oncall:\n  contact: "#billing-pager"\n  members: [dana@example.com]\nreports:\n'
+    roster = parse_roster(text, "o.yaml")
+    assert roster.owners == {"billing-oncall": "#billing-pager", "reports": None}
+    assert roster.members == {"billing-oncall": ("dana@example.com",)}
+
+
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        ("billing-oncall:\n  members: dana\n", "not a list of names"),
+        ("billing-oncall:\n  members: [1]\n", "not a list of names"),
+        ("billing-oncall:\n  member: [dana]\n", "has the key 'member'"),
+    ],
+)
+def test_a_rotation_with_unusable_members_is_one_located_error(text: str, says: str) -> None:
+    with pytest.raises(OverlayError, match=says) as caught:
+        parse_roster(text, "o.yaml")
+    assert caught.value.line == 1

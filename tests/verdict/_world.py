@@ -14,6 +14,7 @@ from pytest_jobledger.gate.join import DUPLICATE_CELL, join
 from pytest_jobledger.ledger.model import Job, Ledger
 from pytest_jobledger.overlay.reader import parse_overlay
 from pytest_jobledger.verdict import Action, JobFacts, Request
+from pytest_jobledger.verdict.approval import ApprovalCheck, History
 from pytest_jobledger.verdict.facts import collect
 
 JOB_ID = "billing.tasks.capture_invoice"
@@ -94,5 +95,31 @@ def request(case: Mapping[str, Any]) -> Request:
         action=Action(spec["action"]),
         count=spec.get("count"),
         approved_by=spec.get("approved_by"),
+        ticket=spec.get("ticket"),
         actor="tester",
+        approval=approval(spec.get("approval")),
+        history=History(**case.get("history", {})),
     )
+
+
+def approval(spec: Any) -> ApprovalCheck | None:
+    """``verified`` (a member of the rotation signed this very plan), a list of the problems the
+    check found (``[count, expired]``), or nothing: no --approval. The real ssh-keygen check
+    of each problem is tests/cases/verdict/approvals.yaml's."""
+    if spec is None:
+        return None
+    plan = spec.get("plan", PLAN) if isinstance(spec, dict) else PLAN
+    problems = spec.get("problems", []) if isinstance(spec, dict) else []
+    return ApprovalCheck(
+        plan_sha256=plan,
+        signature="plan.json.sig",
+        principal="alice@example.com",
+        problems=tuple(
+            (name, f"the plan's {name} differs", "sign a new plan") for name in problems
+        ),
+        rotation="billing-oncall",
+    )
+
+
+#: The digest of the plan a case's approval signs.
+PLAN = "a" * 64

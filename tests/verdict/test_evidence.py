@@ -119,7 +119,7 @@ def test_an_unproved_ledger_field_is_missing_with_the_ledgers_reason() -> None:
 def test_an_approval_is_self_reported_even_when_it_names_the_owner() -> None:
     case = {"request": {"action": "bulk-retry", "count": 5, "approved_by": "billing-oncall"}}
     verdict = decide(world(BASE, case), request(case))
-    assert verdict.answer is Answer.APPROVED
+    assert verdict.answer is Answer.NEEDS_REVIEW  # typed, not signed (issue 22)
     fact = {fact.name: fact for fact in verdict.facts}["approved_by"]
     assert fact.evidence is Evidence.SELF_REPORTED
     assert "not verified" in fact.note
