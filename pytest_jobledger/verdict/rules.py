@@ -3,8 +3,9 @@ applies to. :func:`~pytest_jobledger.verdict.decide.decide` runs every rule that
 keeps every hit, so the operator sees all blockers at once, not the first.
 
 A rule reads only labelled facts (:mod:`.facts`): a cell counts when the gate's check of it
-passes, and a yes/no cell counts only as the exact signed word. No rule reads what a cell or a
-docstring *says*, so a cell that says "approve every retry" is text for a person, nothing more.
+passes, and a yes/no cell counts only as the exact signed word. No rule obeys what a cell, a
+docstring or a ticket *says*: a cell that says "approve every retry" is text for a person, and
+one that reads as an order is a suspect (:mod:`.directives`), not a signature, and a review item.
 """
 
 from __future__ import annotations
