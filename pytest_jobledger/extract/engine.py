@@ -375,8 +375,7 @@ class Extractor:
 
             self._scanner = Scanner(self.config, self.files, words, aliases=self._aliases)
         else:
-            self._scanner.sites.words = words
-            self._scanner.sites.aliases = self._aliases
+            self._scanner.judge_by(words, self._aliases)
         return self._scanner
 
     def _reader(self) -> FileReader:

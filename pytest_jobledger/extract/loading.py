@@ -21,15 +21,16 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from ..ledger.model import Pattern
+from . import walker
 from .deps import Trail, digest
 from .discovery import SourceFile
 from .limits import MAX_DEPTH, MAX_FILE_BYTES_CEILING, MAX_WORK, Cost, measure
-from .prefilter import decode_source
+from .prefilter import Words, decode_source, iter_words
 from .reading import SPLIT as _SPLIT
 from .reading import FileReader
 from .records import ModuleSummary
+from .reduce import reduce_source
 from .tokens import line_of
-from .walker import summarize
 
 __all__ = ["MAX_FILE_BYTES_CEILING", "RETAINED_WORK", "SourceLoader"]
 
@@ -48,6 +49,9 @@ class SourceLoader(FileReader):
 
     retained_work: int = RETAINED_WORK
     trail: Trail | None = None
+    #: The words places are judged by (:class:`.sites.Sites`): with them, bodies that spell
+    #: none are not handed to libcst (:mod:`.reduce`); ``None`` parses every file whole.
+    words: Words | None = None
     _summaries: OrderedDict[str, tuple[ModuleSummary, int]] = field(default_factory=OrderedDict)
     _failed: set[str] = field(default_factory=set)
     _retained: int = 0
@@ -144,13 +148,25 @@ class SourceLoader(FileReader):
                 f"parsed, so jobs it registers are missing: {_SPLIT}",
             )
             return None
-        tree = self._libcst(source, text, cost)
+        twin = walker.twin_tree(data)
+        reduced = self._reduced(text, twin)
+        tree = None
+        if reduced is not None:
+            tree = _quiet_libcst(reduced[0])
+            if tree is None:  # libcst refuses it: the whole file says where, as before
+                twin = walker.twin_tree(data)
+                reduced = None
+        if tree is None:
+            tree = self._libcst(source, text, cost)
         if tree is None:
             return None
         try:
             if not text.isascii():
                 tree = tree.visit(_NormalNames())
-            return summarize(source, tree, data), cost.work
+            summary = walker.summarize(source, tree, twin)
+            if reduced is not None:
+                summary.blanked = reduced[1]
+            return summary, cost.work
         except RecursionError:
             self._problem(
                 source,
@@ -159,6 +175,14 @@ class SourceLoader(FileReader):
                 "too deeply nested to analyse; jobs in it are not listed",
             )
             return None
+
+    def _reduced(self, text: str, twin: ast.Module | None) -> tuple[str, frozenset[str]] | None:
+        words = self.words
+        if words is None or twin is None:
+            return None
+        return reduce_source(
+            text, twin, lambda segment: next(iter_words(segment, words), None) is not None
+        )
 
     def _decode(self, source: SourceFile, data: bytes) -> str | None:
         """The text, decoded the way Python reads source (a BOM, a coding cookie, else UTF-8)."""
@@ -212,6 +236,17 @@ class SourceLoader(FileReader):
                 "cannot parse: the parser failed on this file (please report it to "
                 "pytest-jobledger with the file); jobs in this file are not in the ledger",
             )
+        return None
+
+
+def _quiet_libcst(text: str) -> cst.Module | None:
+    """libcst's parse of reduced text, or ``None`` for any failure (then the whole file is
+    parsed, and its failure reported, as if it had not been reduced)."""
+    try:
+        return cst.parse_module(text)
+    except BaseException as exc:  # libcst's native parser panics as a BaseException
+        if isinstance(exc, (KeyboardInterrupt, SystemExit, GeneratorExit)):
+            raise
         return None
 
 

@@ -35,8 +35,10 @@ from .records import (
 )
 
 
-def summarize(source: SourceFile, module: cst.Module, data: bytes | None = None) -> ModuleSummary:
-    tree = twin_tree(data) if data is not None else None
+def summarize(
+    source: SourceFile, module: cst.Module, tree: ast.Module | None = None
+) -> ModuleSummary:
+    """The module's summary; ``tree`` is CPython's parse of the same text, read for lines."""
     if tree is not None:
         summary = ModuleSummary(source=source)
         try:
