@@ -150,23 +150,18 @@ class SourceLoader(FileReader):
             return None
         twin = walker.twin_tree(data)
         reduced = self._reduced(text, twin)
-        tree = None
-        if reduced is not None:
-            tree = _quiet_libcst(reduced[0])
-            if tree is None:  # libcst refuses it: the whole file says where, as before
-                twin = walker.twin_tree(data)
-                reduced = None
-        if tree is None:
-            tree = self._libcst(source, text, cost)
+        if reduced is not None and twin is not None:
+            found = self._summary_of_reduced(source, text, twin, *reduced)
+            if found is not None:
+                return found, cost.work
+            twin = walker.twin_tree(data)  # the reduction changed it
+        tree = self._libcst(source, text, cost)
         if tree is None:
             return None
         try:
             if not text.isascii():
                 tree = tree.visit(_NormalNames())
-            summary = walker.summarize(source, tree, twin)
-            if reduced is not None:
-                summary.blanked = reduced[1]
-            return summary, cost.work
+            return walker.summarize(source, tree, twin), cost.work
         except RecursionError:
             self._problem(
                 source,
@@ -175,6 +170,22 @@ class SourceLoader(FileReader):
                 "too deeply nested to analyse; jobs in it are not listed",
             )
             return None
+
+    def _summary_of_reduced(
+        self, source: SourceFile, text: str, twin: ast.Module, reduced: str, blanked: frozenset[str]
+    ) -> ModuleSummary | None:
+        """The summary from libcst's parse of the reduced text, or ``None`` when it cannot be
+        made so (then the whole file is parsed, and any failure reported, as without it)."""
+        try:
+            tree = cst.parse_module(reduced)
+            summary = walker.summarize_strict(source, tree, twin)
+        except BaseException as exc:  # libcst's native parser panics as a BaseException
+            if isinstance(exc, (KeyboardInterrupt, SystemExit, GeneratorExit)):
+                raise
+            return None
+        if summary is not None:
+            summary.blanked = blanked
+        return summary
 
     def _reduced(self, text: str, twin: ast.Module | None) -> tuple[str, frozenset[str]] | None:
         words = self.words
@@ -236,17 +247,6 @@ class SourceLoader(FileReader):
                 "cannot parse: the parser failed on this file (please report it to "
                 "pytest-jobledger with the file); jobs in this file are not in the ledger",
             )
-        return None
-
-
-def _quiet_libcst(text: str) -> cst.Module | None:
-    """libcst's parse of reduced text, or ``None`` for any failure (then the whole file is
-    parsed, and its failure reported, as if it had not been reduced)."""
-    try:
-        return cst.parse_module(text)
-    except BaseException as exc:  # libcst's native parser panics as a BaseException
-        if isinstance(exc, (KeyboardInterrupt, SystemExit, GeneratorExit)):
-            raise
         return None
 
 
