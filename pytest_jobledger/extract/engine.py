@@ -101,6 +101,11 @@ class Extractor:
     walk_problems: list[Unsupported] = field(default_factory=list)
     _scanner: Scanner | None = field(default=None, repr=False)
     _aliases: frozenset[str] = frozenset()
+    #: Each file's bindings once read (they do not depend on the words): a later round of the
+    #: fixed point parses no file twice.
+    _binds: dict[str, tuple[tuple[str, tuple[str, ...]], ...] | None] = field(
+        default_factory=dict, repr=False
+    )
 
     def __post_init__(self) -> None:
         config = self.config
@@ -213,13 +218,20 @@ class Extractor:
         facts = text_facts(text, words)
         if not facts.may_bind:
             return facts, None
+        if source.rel_path not in self._binds:
+            self._binds[source.rel_path] = self._read_binds(source, data, text)
+        return facts, self._binds[source.rel_path]
+
+    def _read_binds(
+        self, source: SourceFile, data: bytes, text: str
+    ) -> tuple[tuple[str, tuple[str, ...]], ...] | None:
         if len(data) > LARGE_FILE_BYTES:
-            return facts, self._scanning(None).summary_binds(source)
+            return self._scanning(None).summary_binds(source)
         tree = ast_module(data, text)
         if tree is not None:
-            return facts, bind_facts(tree)
+            return bind_facts(tree)
         # CPython's parser cannot read it (newer syntax, or over its limits): what libcst sees
-        return facts, self._scanning(None).summary_binds(source)
+        return self._scanning(None).summary_binds(source)
 
     def _extend(
         self,
@@ -249,14 +261,19 @@ class Extractor:
             elif only is not None:
                 hit = True
             elif finder is not None:
-                hit = finder.search(text) is not None
+                # a literal search runs at memory speed; the pattern only where one is spelled
+                hit = any(word in text for word in beyond) and finder.search(text) is not None
             else:
                 hit = any(word in beyond for word in _IDENTIFIER.findall(text))
             if not hit:
                 continue
-            data = text if isinstance(text, bytes) else text.encode("utf-8", "surrogatepass")
-            raw = self._reader().read(source) if not isinstance(text, bytes) else data
-            facts, binds = self._text_facts(source, raw or data, text, words)
+            if isinstance(text, bytes):
+                raw: bytes | None = text
+            elif source.rel_path in self._binds:
+                raw = b""  # its bindings were read already: the bytes are not needed again
+            else:
+                raw = self._reader().read(source) or text.encode("utf-8", "surrogatepass")
+            facts, binds = self._text_facts(source, raw or b"", text, words)
             grew = grew or (binds is not None and binds != record.binds)
             records[source.rel_path] = replace(record, facts=facts, binds=binds)
         return grew
