@@ -106,6 +106,7 @@ class Extractor:
     _binds: dict[str, tuple[tuple[str, tuple[str, ...]], ...] | None] = field(
         default_factory=dict, repr=False
     )
+    _named: dict[str, tuple[bool, str | None]] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         config = self.config
@@ -146,12 +147,15 @@ class Extractor:
         self._aliases = words.aliases
         scans.update(self._scan(todo, words if self.prefilter else None))
         ledger, matched = self._assemble(records, candidates, scans, reported)
-        if self.store is not None and (changed or todo):
+        # nothing changed: what the tree said of unmatched decorators still holds
+        named = previous.named if self.store is not None and not (changed or todo) else {}
+        warnings = self._warnings(matched, named)
+        if self.store is not None and (changed or todo or named != self._named):
             kept_scans = {source.rel_path: scans[source.rel_path] for source in candidates}
-            self.store.save(Snapshot(records, kept_scans, facts_aliases))
+            self.store.save(Snapshot(records, kept_scans, facts_aliases, self._named))
         if self.progress is not None:
             self.progress.done()
-        return Extraction(ledger, self._warnings(matched))
+        return Extraction(ledger, warnings)
 
     def _facts(self, previous: Snapshot) -> tuple[dict[str, FileRecord], Words, frozenset[str]]:
         """Phase 1: every file's record, and the aliases (a least fixed point, point 2 of
@@ -418,7 +422,9 @@ class Extractor:
             )
         )
 
-    def _warnings(self, matched: set[str]) -> tuple[str, ...]:
+    def _warnings(
+        self, matched: set[str], named: Mapping[str, tuple[bool, str | None]]
+    ) -> tuple[str, ...]:
         """What the configuration asked for that extraction overruled or could not find."""
         config = self.config
         where = config.display(config.source) if config.source else "configuration"
@@ -432,12 +438,15 @@ class Extractor:
         if self.store is not None and self.store.refused is not None:
             found.append(f"{where}: {self.store.refused}")
         unmatched = [name for name in sorted(config.decorators) if name not in matched]
-        if unmatched:
-            index = self._scanning(None).index
-            for qualname in unmatched:
-                if index.defines(qualname):
-                    continue
-                near = index.near(qualname)
+        for qualname in unmatched:
+            said = named.get(qualname)
+            if said is None:
+                index = self._scanning(None).index  # parses: libcst is imported here
+                defined = index.defines(qualname)
+                said = (defined, None if defined else index.near(qualname))
+            self._named[qualname] = said
+            defined, near = said
+            if not defined:
                 hint = f" (did you mean {near!r}?)" if near else ""
                 found.append(
                     f'{where}: [tool.jobledger.decorators."{qualname}"] names nothing in the '
