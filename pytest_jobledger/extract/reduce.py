@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import ast
 import itertools
+import keyword
 import re
 from collections.abc import Callable, Iterator
 
@@ -89,7 +90,7 @@ def reduce_source(
     for first, last, replacement in blanked:
         parts.append(span(at, first - 1) if first > at else "")
         removed = span(first, last)
-        words.update(_IDENTIFIER.findall(removed))
+        words.update(w for w in _IDENTIFIER.findall(removed) if not keyword.iskeyword(w))
         if replacement:
             newline = _NEWLINE.search(removed)
             parts.append(replacement + (newline.group() if newline else ""))
