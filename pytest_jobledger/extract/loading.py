@@ -191,9 +191,7 @@ class SourceLoader(FileReader):
         words = self.words
         if words is None or twin is None:
             return None
-        return reduce_source(
-            text, twin, lambda segment: next(iter_words(segment, words), None) is not None
-        )
+        return reduce_source(text, twin, [start for _, start, _ in iter_words(text, words)])
 
     def _decode(self, source: SourceFile, data: bytes) -> str | None:
         """The text, decoded the way Python reads source (a BOM, a coding cookie, else UTF-8)."""

@@ -22,22 +22,25 @@ text is valid only while none of them becomes relevant (they join the scan's ski
 from __future__ import annotations
 
 import ast
+import bisect
 import itertools
 import keyword
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator, Sequence
 
 _NEWLINE = re.compile(r"\r\n|\r|\n")
+_GLOBAL = re.compile("global")
 _IDENTIFIER = re.compile(r"(?<!\w)[^\W\d]\w*")
 
 
 def reduce_source(
-    text: str, tree: ast.Module, spells_relevant: Callable[[str], bool]
+    text: str, tree: ast.Module, relevant_at: Sequence[int]
 ) -> tuple[str, frozenset[str]] | None:
     """``text`` with the bodies that cannot matter blanked, and the identifiers they spelled;
     ``None`` when nothing can be blanked. ``tree`` is CPython's parse of ``text`` and loses the
-    same statements; ``spells_relevant(segment)``: whether a piece of source spells a relevant
-    word. Text that is not ASCII is left whole (identifiers are read as NFKC there)."""
+    same statements; ``relevant_at``: where each relevant word starts, in order
+    (:func:`.prefilter.iter_words`). Text that is not ASCII is left whole (identifiers are read
+    as NFKC there)."""
     if not text.isascii():
         return None
     starts = [0, *(found.end() for found in _NEWLINE.finditer(text))]
@@ -48,6 +51,7 @@ def reduce_source(
     def span(first: int, last: int) -> str:
         return text[starts[first - 1] : starts[min(last, lines)]]
 
+    globals_at = [found.start() for found in _GLOBAL.finditer(text)]
     blanked: list[tuple[int, int, str]] = []  # first and last line, and what replaces them
     gaps: list[tuple[int, int]] = []
     for node in _definitions(tree.body, gaps):
@@ -62,8 +66,8 @@ def reduce_source(
         before = span(first, first)[: start.col_offset]
         if before.strip() or span(first - 1, first - 1).rstrip("\r\n").endswith("\\"):
             continue  # ``def f(): x`` or ``"doc"; x = 1``: the body shares a line
-        segment = span(node.lineno, last)
-        if "global" in segment or spells_relevant(segment):
+        lower, upper = starts[node.lineno - 1], starts[last]
+        if _within(relevant_at, lower, upper) or _within(globals_at, lower, upper):
             continue
         if span(last, last).rstrip("\r\n").endswith("\\"):
             continue
@@ -98,6 +102,12 @@ def reduce_source(
     if at <= lines:
         parts.append(span(at, lines))
     return "".join(parts), frozenset(words)
+
+
+def _within(offsets: Sequence[int], lower: int, upper: int) -> bool:
+    """Whether one of the sorted ``offsets`` is in ``[lower, upper)``."""
+    at = bisect.bisect_left(offsets, lower)
+    return at < len(offsets) and offsets[at] < upper
 
 
 def _literal(statement: ast.stmt) -> bool:
