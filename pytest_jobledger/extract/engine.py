@@ -17,6 +17,7 @@ command that only reads the ledger) does without it.
 
 from __future__ import annotations
 
+import ast
 import os
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -107,6 +108,11 @@ class Extractor:
         default_factory=dict, repr=False
     )
     _named: dict[str, tuple[bool, str | None]] = field(default_factory=dict, repr=False)
+    #: CPython's parse of files read for their bindings that may well be candidates, by path
+    #: (with the digest of what was parsed): the loader's line numbers come from it, so such a
+    #: file is parsed by ``ast`` once (within :data:`_TREE_BYTES` of source).
+    _trees: dict[str, tuple[str, ast.Module]] = field(default_factory=dict, repr=False)
+    _tree_bytes: int = 0
 
     def __post_init__(self) -> None:
         config = self.config
@@ -146,6 +152,7 @@ class Extractor:
                 todo.append(source)
         self._aliases = words.aliases
         scans.update(self._scan(todo, words if self.prefilter else None))
+        self._trees.clear()
         ledger, matched = self._assemble(records, candidates, scans, reported)
         # nothing changed: what the tree said of unmatched decorators still holds
         named = previous.named if self.store is not None and not (changed or todo) else {}
@@ -223,17 +230,21 @@ class Extractor:
         if not facts.may_bind:
             return facts, None
         if source.rel_path not in self._binds:
-            self._binds[source.rel_path] = self._read_binds(source, data, text)
+            self._binds[source.rel_path] = self._read_binds(source, data, text, bool(facts.sites))
         return facts, self._binds[source.rel_path]
 
     def _read_binds(
-        self, source: SourceFile, data: bytes, text: str
+        self, source: SourceFile, data: bytes, text: str, keep: bool
     ) -> tuple[tuple[str, tuple[str, ...]], ...] | None:
         if len(data) > LARGE_FILE_BYTES:
             return self._scanning(None).summary_binds(source)
         tree = ast_module(data, text)
         if tree is not None:
-            return bind_facts(tree)
+            binds = bind_facts(tree)
+            if keep and self._tree_bytes + len(data) <= _TREE_BYTES:
+                self._trees[source.rel_path] = (digest(data), tree)
+                self._tree_bytes += len(data)
+            return binds
         # CPython's parser cannot read it (newer syntax, or over its limits): what libcst sees
         return self._scanning(None).summary_binds(source)
 
@@ -397,6 +408,7 @@ class Extractor:
             self._scanner = Scanner(self.config, self.files, words, aliases=self._aliases)
         else:
             self._scanner.judge_by(words, self._aliases)
+        self._scanner.loader.parsed = self._trees
         return self._scanner
 
     def _reader(self) -> FileReader:
@@ -454,6 +466,10 @@ class Extractor:
                 )
         return tuple(found)
 
+
+#: Source whose CPython trees phase 1 keeps for the loader, at most (a tree costs some tens of
+#: times its source in memory).
+_TREE_BYTES = 4 * 1024 * 1024
 
 #: Up to this many new aliases a file is searched with one pattern of alternatives (whose cost
 #: grows with their number); beyond it, each identifier of the file is looked up instead.

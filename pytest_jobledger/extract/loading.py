@@ -52,6 +52,9 @@ class SourceLoader(FileReader):
     #: The words places are judged by (:class:`.sites.Sites`): with them, bodies that spell
     #: none are not handed to libcst (:mod:`.reduce`); ``None`` parses every file whole.
     words: Words | None = None
+    #: CPython's parse of some files made already (by the pre-filter), with the digest of what
+    #: was parsed: taken (once) instead of parsing the file with ``ast`` again.
+    parsed: dict[str, tuple[str, ast.Module]] = field(default_factory=dict)
     _summaries: OrderedDict[str, tuple[ModuleSummary, int]] = field(default_factory=OrderedDict)
     _failed: set[str] = field(default_factory=set)
     _retained: int = 0
@@ -148,7 +151,11 @@ class SourceLoader(FileReader):
                 f"parsed, so jobs it registers are missing: {_SPLIT}",
             )
             return None
-        twin = walker.twin_tree(data)
+        made = self.parsed.pop(source.rel_path, None)
+        if made is not None and made[0] == self.digests.get(source.rel_path):
+            twin: ast.Module | None = made[1]
+        else:
+            twin = walker.twin_tree(data)
         reduced = self._reduced(text, twin)
         if reduced is not None and twin is not None:
             found = self._summary_of_reduced(source, text, twin, *reduced)
