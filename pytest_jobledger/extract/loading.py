@@ -21,7 +21,6 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from ..ledger.model import Pattern
-from . import walker
 from .deps import Trail, digest
 from .discovery import SourceFile
 from .limits import MAX_DEPTH, MAX_FILE_BYTES_CEILING, MAX_WORK, Cost, measure
@@ -31,6 +30,7 @@ from .reading import FileReader
 from .records import ModuleSummary
 from .reduce import reduce_source
 from .tokens import line_of
+from .walker import summarize, summarize_strict, twin_tree
 
 __all__ = ["MAX_FILE_BYTES_CEILING", "RETAINED_WORK", "SourceLoader"]
 
@@ -155,20 +155,20 @@ class SourceLoader(FileReader):
         if made is not None and made[0] == self.digests.get(source.rel_path):
             twin: ast.Module | None = made[1]
         else:
-            twin = walker.twin_tree(data)
+            twin = twin_tree(data)
         reduced = self._reduced(text, twin)
         if reduced is not None and twin is not None:
             found = self._summary_of_reduced(source, text, twin, *reduced)
             if found is not None:
                 return found, cost.work
-            twin = walker.twin_tree(data)  # the reduction changed it
+            twin = twin_tree(data)  # the reduction changed it
         tree = self._libcst(source, text, cost)
         if tree is None:
             return None
         try:
             if not text.isascii():
                 tree = tree.visit(_NormalNames())
-            return walker.summarize(source, tree, twin), cost.work
+            return summarize(source, tree, twin), cost.work
         except RecursionError:
             self._problem(
                 source,
@@ -185,7 +185,7 @@ class SourceLoader(FileReader):
         made so (then the whole file is parsed, and any failure reported, as without it)."""
         try:
             tree = cst.parse_module(reduced)
-            summary = walker.summarize_strict(source, tree, twin)
+            summary = summarize_strict(source, tree, twin)
         except BaseException as exc:  # libcst's native parser panics as a BaseException
             if isinstance(exc, (KeyboardInterrupt, SystemExit, GeneratorExit)):
                 raise
