@@ -15,12 +15,20 @@ waits for; the table prints seconds and each goal's ratio from the same run:
 - the gate: ``pytest --jobledger -m jobledger`` cold and warm, beside its floor (pytest running
   as many trivial passing items as the gate has), and with ``-n 2``.
 
+With ``--trees`` it measures issue 25's goals instead, one table per tree, every tree in the
+same run (``--trees real:1200,real:4000,synthetic:1200``: a shape of :mod:`repo_tree` and a
+number of modules): ``ast.parse`` of every file, ``jobledger extract`` cold (serial, as the
+engine decides for the tree), warm (nothing changed), parallel (cold, two workers forced) and
+``--no-cache``, each with its wall and CPU seconds (the child's, its workers included) and its
+ratio to ``ast.parse``; then the ratios summed over the trees, and the machine and its load.
+
 Nothing here is asserted, and nothing runs in the test suite: read the table.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import shutil
@@ -38,12 +46,17 @@ import repo_tree
 #: Run in a fresh interpreter: the body, timed, and the process's peak RSS (children included).
 CHILD = """
 import json, resource, sys, time
-start = time.perf_counter()
+def _cpu():
+    me = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+start, cpu = time.perf_counter(), _cpu()
 {body}
 seconds = time.perf_counter() - start
+cpu = _cpu() - cpu
 rss = max(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
           resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
-print(json.dumps({{"seconds": seconds, "rss_kb": rss, "out": out}}))
+print(json.dumps({{"seconds": seconds, "cpu": cpu, "rss_kb": rss, "out": out}}))
 """
 
 FILES = """
@@ -80,7 +93,7 @@ BODIES = {
         "from pytest_jobledger.extract import extract\n"
         "config = load_config(root=Path({root!r}))\n"
         "config = dataclasses.replace(config, use_cache={cache})\n"
-        "ledger = extract(config).ledger\n"
+        "ledger = extract(config, workers={workers}).ledger\n"
         "Path({ledger!r}).write_text(ledger.dumps())\n"
         "out = len(ledger.jobs)"
     ),
@@ -88,6 +101,7 @@ BODIES = {
 
 
 def child(kind: str, env: dict[str, str], **values: object) -> dict[str, float]:
+    values.setdefault("workers", None)
     code = CHILD.format(body=BODIES[kind].format(**values))
     done = subprocess.run(
         [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=False
@@ -116,6 +130,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--items", type=int, default=5000, help="trivial items of the floor")
     parser.add_argument("--no-gate", action="store_true", help="skip the pytest measurements")
     parser.add_argument(
+        "--trees",
+        help="issue 25's tables instead: shape:modules,... (real:1200,real:4000,synthetic:1200)",
+    )
+    parser.add_argument(
         "--libcst-sample",
         type=int,
         default=1,
@@ -123,6 +141,13 @@ def main(argv: list[str] | None = None) -> int:
         help="libcst-parse every N-th file and scale the time by N (it is ~10x ast.parse)",
     )
     args = parser.parse_args(argv)
+    if args.trees:
+        trees = [
+            (shape, int(size)) for shape, size in (t.split(":") for t in args.trees.split(","))
+        ]
+        with tempfile.TemporaryDirectory() as folder:
+            run_trees(Path(folder), trees, args.seed)
+        return 0
     with tempfile.TemporaryDirectory() as folder:
         scratch = Path(folder)
         if args.root is None:
@@ -209,6 +234,98 @@ def run(
         print(f"| {name} | {ratio:.3f} | {shown} | {met} |")
     rss_mb = cold["rss_kb"] / 1024
     print(f"| peak RSS cold (MB) | {rss_mb:.0f} | 250 | {'yes' if rss_mb <= 250 else 'no'} |")
+
+
+def run_trees(scratch: Path, trees: Sequence[tuple[str, int]], seed: int) -> None:
+    """Issue 25's table for each tree, all measured in this one run."""
+    loads: list[float] = []
+    summed: dict[str, list[float]] = {}
+    tables: list[str] = []
+    for shape, modules in trees:
+        folder = scratch / f"{shape}-{modules}"
+        root = folder / "tree"
+        write = repo_tree.write_real_tree if shape == "real" else repo_tree.write_tree
+        written = write(root, modules, seed)
+        env = {
+            **os.environ,
+            "JOBLEDGER_CACHE_DIR": str(folder / "cache"),
+            "PYTHONDONTWRITEBYTECODE": "1",
+        }
+        ledger = folder / "ledger.json"
+        steps: list[tuple[str, dict[str, float]]] = []
+        step = functools.partial(_step, steps, loads, env, root, ledger, f"{shape}-{modules}")
+        base = step("ast.parse every file", "ast")
+        step("extract cold", "extract", cache=True)
+        step("extract warm (nothing changed)", "extract", cache=True)
+        shutil.rmtree(folder / "cache", ignore_errors=True)
+        step("extract cold, two workers", "extract", cache=True, workers=2)
+        step("extract --no-cache", "extract", cache=False)
+        files = sum(1 for _ in (root / "src").rglob("*.py"))
+        size = sum(p.stat().st_size for p in (root / "src").rglob("*.py"))
+        jobs = json.loads(ledger.read_text())["jobs"]
+        lines = [
+            f"### {shape}, {files:,} files ({size / 1e6:.1f} MB), {len(written.job_modules)} "
+            f"register {len(jobs)} jobs",
+            "",
+            "| step | wall s | CPU s | wall / ast.parse | CPU / ast.parse |",
+            "|---|---:|---:|---:|---:|",
+        ]
+        for name, result in steps:
+            wall_ratio = result["seconds"] / base["seconds"]
+            cpu_ratio = result["cpu"] / base["cpu"]
+            summed.setdefault(name, [0.0, 0.0])
+            summed[name][0] += result["seconds"]
+            summed[name][1] += result["cpu"]
+            lines.append(
+                f"| {name} | {result['seconds']:.2f} | {result['cpu']:.2f} | "
+                f"{wall_ratio:.3f} | {cpu_ratio:.3f} |"
+            )
+        cold, warm = steps[1][1], steps[2][1]
+        lines.append(
+            f"| warm / cold | | | {warm['seconds'] / cold['seconds']:.3f} | "
+            f"{warm['cpu'] / cold['cpu']:.3f} |"
+        )
+        tables.append("\n".join(lines))
+    base_wall, base_cpu = summed["ast.parse every file"]
+    lines = [
+        "### summed over the trees",
+        "",
+        "| step | wall / ast.parse | CPU / ast.parse |",
+        "|---|---:|---:|",
+    ]
+    for name, (wall_s, cpu_s) in summed.items():
+        lines.append(f"| {name} | {wall_s / base_wall:.3f} | {cpu_s / base_cpu:.3f} |")
+    tables.append("\n".join(lines))
+    print()
+    print(
+        f"Machine: {os.cpu_count()} CPUs (nproc {len(os.sched_getaffinity(0))}), Python "
+        f"{sys.version.split()[0]}; load average during the run {min(loads):.1f} to "
+        f"{max(loads):.1f}; seed {seed}."
+    )
+    print()
+    print("\n\n".join(tables))
+
+
+def _step(
+    steps: list[tuple[str, dict[str, float]]],
+    loads: list[float],
+    env: dict[str, str],
+    root: Path,
+    ledger: Path,
+    label: str,
+    name: str,
+    kind: str,
+    **values: object,
+) -> dict[str, float]:
+    result = child(kind, env, root=str(root), ledger=str(ledger), **values)
+    loads.append(os.getloadavg()[0])
+    steps.append((name, result))
+    print(
+        f"  {label} {name}: {result['seconds']:.2f} s wall, {result['cpu']:.2f} s CPU "
+        f"(load {loads[-1]:.1f})",
+        flush=True,
+    )
+    return result
 
 
 def measure_gate(

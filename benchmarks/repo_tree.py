@@ -1,6 +1,6 @@
 """A synthetic source tree shaped like a real application's, for ``extract_bench.py``.
 
-    python benchmarks/repo_tree.py DIR [--modules 10000] [--seed 8]
+    python benchmarks/repo_tree.py DIR [--modules 10000] [--seed 8] [--shape synthetic|real]
 
 The shape follows what issue 8 measured on real Celery, Dramatiq, RQ and Huey applications:
 
@@ -13,6 +13,13 @@ The shape follows what issue 8 measured on real Celery, Dramatiq, RQ and Huey ap
 - about 6 % mention tasks, jobs or actors without registering anything: they import task
   functions, call ``.delay()``, keep ``task_id`` variables, enqueue with ``job = queue.enqueue``;
 - the rest is ordinary code (helpers, classes, decorators, imports of each other) of varied size.
+
+``--shape real`` writes a tree shaped like the real codebases issue 25 measured instead
+(:func:`write_real_tree`): most modules use jobs without registering any (they import task
+functions, call ``.delay()``, ``.send()`` and ``.apply_async()``, keep ``task_id`` variables and
+Celery settings; a few call ``app.send_task`` or a task function directly, so the text scan must
+parse them), about one file in twenty registers jobs (Celery and Dramatiq shapes), and about one
+in a hundred is a very large module (migrations, generated code) that registers none.
 
 Everything is derived from ``--seed``, so two runs write the same bytes. The tree is a
 ``src/``-layout project with ``[tool.jobledger]`` and an overlay that signs every job's cells
@@ -348,6 +355,199 @@ def write_tree(root: Path, modules: int = 10_000, seed: int = 8) -> Tree:
     return tree
 
 
+#: Celery settings a real app keeps in modules of its own (no job registered there).
+CELERY_SETTINGS = """
+
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_DEFAULT_QUEUE = "default"
+CELERY_TASK_SOFT_TIME_LIMIT = {k}0
+CELERY_TASK_ROUTES = {{
+    "shop.area{a}.module{m}.*": {{"queue": "orders"}},
+    "shop.reports.*": {{"queue": "reports"}},
+}}
+CELERY_BEAT_SCHEDULE = {{
+    "nightly-{n}": {{"task": "shop.area{a}.module{m}.job_{m}_0_task", "schedule": 3600.0}},
+}}
+"""
+
+#: How ordinary code uses jobs it does not register; ``{task}`` is an imported task function,
+#: ``{actor}`` a Dramatiq actor. None of these is a place a job may be registered.
+USES = (
+    "\n\ndef enqueue_{n}(order_id):\n    result = {task}.delay(order_id)\n"
+    '    task_id = result.id\n    logger.info("queued %s", task_id)\n    return task_id\n',
+    "\n\ndef later_{n}(order_id, eta):\n"
+    '    result = {task}.apply_async((order_id,), eta=eta, queue="orders")\n'
+    '    return {{"task_id": result.id, "state": result.state}}\n',
+    "\n\ndef ingest_{n}(batch_id):\n    message = {actor}.send(batch_id)\n"
+    "    return message.message_id\n",
+    '\n\nclass Tracker{n}:\n    """Follows a queued task by its id."""\n\n'
+    "    def __init__(self, task_id):\n        self.task_id = task_id\n\n"
+    "    def done(self):\n        return AsyncResult(self.task_id).ready()\n",
+    "\n\ndef fan_out_{n}(ids):\n    return group({task}.s(i) for i in ids).apply_async()\n",
+)
+
+#: Ways that spell a job word where a callee ends without registering anything: the text scan
+#: cannot tell them from a registration, so these files are parsed (about one file in 60).
+CALLEE_USES = (
+    "\n\ndef by_name_{n}(order_id):\n"
+    '    return app.send_task("shop.orders.process", args=(order_id,))\n',
+    "\n\ndef run_inline_{n}(order_id):\n    return {task}(order_id)\n",
+)
+
+REAL_JOB_IMPORTS = """import dramatiq
+from celery import shared_task
+
+from shop.common.logging_utils import log_calls
+from shop.db.routing import allow_writer
+from shop.platform.aliases import billing_task
+from shop.worker import app
+"""
+
+#: Registrations as real apps write them (Celery and Dramatiq).
+REAL_JOBS = (
+    '''
+
+@app.task(bind=True, queue="orders", max_retries={k}, acks_late=True)
+def {f}(self, order_id):
+    """Process one order step."""
+    try:
+        return {helper}(order_id)
+    except ConnectionError as exc:
+        raise self.retry(exc=exc, countdown=2 ** self.request.retries)
+''',
+    '''
+
+@shared_task(queue="reports", soft_time_limit=60 * {k})
+@log_calls
+def {f}(report_id):
+    """Build one report."""
+    return {helper}(report_id)
+''',
+    '''
+
+@dramatiq.actor(queue_name="ingest", max_retries={k}, time_limit={k}000)
+def {f}(batch_id):
+    """Ingest one batch."""
+    return {helper}(batch_id)
+''',
+    '''
+
+@billing_task
+@allow_writer("billing")
+def {f}(invoice_id):
+    """Capture one invoice."""
+    return {helper}(invoice_id)
+''',
+)
+
+MIGRATION_OP = """        migrations.AddField(
+            model_name="order{i}",
+            name="field_{j}",
+            field=models.CharField(blank=True, default="", max_length={k}, null=True),
+        ),
+"""
+
+
+def _large(rng: random.Random, index: int) -> tuple[str, str]:
+    """A very large module that registers nothing: a migration or generated code."""
+    if index % 2:
+        ops = "".join(
+            MIGRATION_OP.format(i=index, j=j, k=rng.randint(10, 255))
+            for j in range(rng.randint(400, 900))
+        )
+        text = (
+            f'"""Migration {index}."""\n\nfrom django.db import migrations, models\n\n\n'
+            "class Migration(migrations.Migration):\n"
+            f'    dependencies = [("shop", "{index:04d}_previous")]\n\n'
+            f"    operations = [\n{ops}    ]\n"
+        )
+        return f"shop/migrations/m{index:04d}_auto.py", text
+    rows = "".join(
+        f'    "CODE_{index}_{j}": ({j}, "{rng.getrandbits(64):016x}", {rng.random():.6f}),\n'
+        for j in range(rng.randint(3000, 6000))
+    )
+    text = f'"""Generated lookup table {index}: do not edit."""\n\nTABLE = {{\n{rows}}}\n'
+    return f"shop/generated/table{index}.py", text
+
+
+def write_real_tree(root: Path, modules: int = 1200, seed: int = 25) -> Tree:
+    """A tree shaped like the real codebases of issue 25 (see the module's docstring): about
+    1 module in 20 registers jobs, about 3 in 5 use jobs, about 1 in 100 is very large."""
+    rng = random.Random(seed)
+    src = root / "src"
+    tree = Tree()
+    for rel, text in SHARED.items():
+        _write(src / rel, text)
+    for folder in ("migrations", "generated"):
+        _write(src / f"shop/{folder}/__init__.py", "")
+    (root / "pyproject.toml").write_text(PYPROJECT, encoding="utf-8")
+    kinds = ["job"] * 5 + ["uses"] * 55 + ["settings"] * 3 + ["large"] * 1 + ["plain"] * 36
+    plan = [rng.choice(kinds) for _ in range(modules)]
+    tasks: list[tuple[str, str]] = []  # (module, function) of registered Celery jobs
+    actors: list[tuple[str, str]] = []
+    for index in range(modules):
+        kind = plan[index]
+        if kind == "large":
+            rel, text = _large(rng, index)
+            _write(src / rel, text)
+            tree.modules.append(f"src/{rel}")
+            continue
+        if index % AREA_SIZE == 0:
+            _write(src / f"shop/area{index // AREA_SIZE}/__init__.py", "")
+        module = _module(index)
+        dotted = module.replace("/", ".")
+        tree.modules.append(f"src/{module}.py")
+        parts = [
+            f'"""Module {index} of the shop ({kind})."""\n\nimport functools\nimport logging\n',
+        ]
+        helpers = [f"helper_{index}_{n}" for n in range(rng.randint(2, 16))]
+        body: list[str] = []
+        for name in helpers:
+            count = rng.randint(2, 9)
+            body.append(HELPER.format(name=name, factor=rng.randint(2, 9), count=count))
+        for n in range(rng.randint(0, 2)):
+            body.append(CLASS.format(name=f"Service{index}_{n}", factor=rng.randint(2, 9)))
+        imports = [_imports(rng, index)]
+        if kind == "job":
+            imports.insert(0, REAL_JOB_IMPORTS)
+            for n in range(rng.randint(1, 5)):
+                template = REAL_JOBS[(index + n) % len(REAL_JOBS)]
+                function = f"job_{index}_{n}_{'actor' if template is REAL_JOBS[2] else 'task'}"
+                body.append(template.format(f=function, k=rng.randint(1, 9), helper=helpers[0]))
+                (actors if template is REAL_JOBS[2] else tasks).append((dotted, function))
+                tree.job_ids.append(f"{dotted}.{function}")
+            tree.job_modules.append(f"src/{module}.py")
+        elif kind == "uses" and tasks and actors:
+            task_owner, task = rng.choice(tasks)
+            actor_owner, actor = rng.choice(actors)
+            imports.append(
+                "from celery import group\nfrom celery.result import AsyncResult\n"
+                "from shop.worker import app\n"
+                f"from {task_owner} import {task}\nfrom {actor_owner} import {actor}\n"
+            )
+            for n in range(rng.randint(1, 4)):
+                template = USES[(index + n) % len(USES)]
+                body.append(template.format(n=n, task=task, actor=actor))
+            if rng.random() < 0.03:
+                template = CALLEE_USES[index % len(CALLEE_USES)]
+                body.append(template.format(n=9, task=task))
+            tree.mention_modules.append(f"src/{module}.py")
+        elif kind == "settings":
+            a = rng.randrange(max(1, index // AREA_SIZE))
+            m = a * AREA_SIZE
+            body.insert(0, CELERY_SETTINGS.format(k=rng.randint(1, 9), a=a, m=m, n=index))
+            tree.mention_modules.append(f"src/{module}.py")
+        parts.append("".join(imports))
+        parts.append("\nlogger = logging.getLogger(__name__)\n")
+        parts.extend(body)
+        _write(src / f"{module}.py", "".join(parts))
+    first = tree.job_modules[0] if tree.job_modules else ""
+    if first:
+        tree.edit = (first, "def job_")
+    _write(root / "overlays" / "job_policy.yaml", overlay(sorted(tree.job_ids)))
+    return tree
+
+
 def _imports(rng: random.Random, index: int) -> str:
     """Imports of helpers from earlier modules: the import graph of an ordinary application."""
     lines = ["from shop.db.routing import allow_writer\n"]
@@ -382,8 +582,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("root", type=Path)
     parser.add_argument("--modules", type=int, default=10_000)
     parser.add_argument("--seed", type=int, default=8)
+    parser.add_argument("--shape", choices=("synthetic", "real"), default="synthetic")
     args = parser.parse_args(argv)
-    tree = write_tree(args.root, args.modules, args.seed)
+    write = write_real_tree if args.shape == "real" else write_tree
+    tree = write(args.root, args.modules, args.seed)
     print(
         f"{len(tree.modules)} modules: {len(tree.job_modules)} register "
         f"{len(tree.job_ids)} jobs, {len(tree.mention_modules)} mention jobs"

@@ -313,6 +313,10 @@ def test_a_session_without_the_gate_imports_no_parser(pytester: pytest.Pytester)
     jsonschema, ...) stay unimported, so a plain test run costs what it did without the gate."""
     pytester.makeconftest(SESSION_CONFTEST % (HEAVY,))
     pytester.makepyfile(test_plain="def test_plain():\n    pass\n")
+    # a module to parse: a gate run with nothing to parse needs no parser either
+    pytester.makepyfile(
+        jobs="from celery import shared_task\n\n\n@shared_task\ndef work():\n    pass\n"
+    )
     pytester.runpytest_subprocess("-p", "no:cacheprovider").assert_outcomes(passed=1)
     assert (pytester.path / "loaded.txt").read_text() == ""
     pytester.runpytest_subprocess("-p", "no:cacheprovider", "--jobledger")

@@ -106,6 +106,9 @@ class Snapshot:
     scans: dict[str, ScanRecord] = field(default_factory=dict)
     #: The aliases the stored facts were computed with (:mod:`.prefilter`).
     aliases: frozenset[str] = frozenset()
+    #: What the tree said of each configured decorator no place matched: whether a module
+    #: defines it, and the nearest name that is defined (a warm run warns without parsing).
+    named: dict[str, tuple[bool, str | None]] = field(default_factory=dict)
 
 
 def tool_fingerprint() -> str:
@@ -242,6 +245,7 @@ def _dump(snapshot: Snapshot, header: Mapping[str, Any]) -> dict[str, Any]:
     return {
         **header,
         "aliases": sorted(snapshot.aliases),
+        "named": {name: list(said) for name, said in snapshot.named.items()},
         "files": {path: _dump_file(record) for path, record in snapshot.files.items()},
         "scans": {path: _dump_scan(record) for path, record in snapshot.scans.items()},
     }
@@ -288,6 +292,10 @@ def _parse(raw: bytes, header: Mapping[str, Any], key: bytes) -> Snapshot:
     if not isinstance(data, dict) or any(data.get(key) != value for key, value in header.items()):
         return Snapshot()
     snapshot = Snapshot(aliases=frozenset(_strings(data["aliases"])))
+    for name, said in _mapping(data["named"]).items():
+        defined, near = said
+        if isinstance(defined, bool) and (near is None or isinstance(near, str)):
+            snapshot.named[name] = (defined, near)
     for path, item in _mapping(data["files"]).items():
         record = _record(_load_file, item)
         if record is not None:

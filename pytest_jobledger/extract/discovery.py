@@ -173,6 +173,9 @@ class _Layer:
         self.negations = False
         self.by_fragment: dict[str, list[int]] = {}
         self.wild: list[int] = []
+        #: The patterns each path part (a folder's or a file's name) may match, once per name:
+        #: a folder's name recurs in the path of every file below it.
+        self._by_part: dict[str, tuple[int, ...]] = {}
         for line in lines:
             text = line.strip()
             if not text or text.startswith("#"):
@@ -198,14 +201,22 @@ class _Layer:
         found = set(self.wild)
         if self.lengths:
             for part in candidate.split("/"):
-                for length in self.lengths:
-                    if length > len(part):
-                        break
-                    for start in range(len(part) - length + 1):
-                        hit = self.by_fragment.get(part[start : start + length])
-                        if hit is not None:
-                            found.update(hit)
+                hits = self._by_part.get(part)
+                if hits is None:
+                    hits = self._by_part[part] = self._part(part)
+                found.update(hits)
         return sorted(found, reverse=True)
+
+    def _part(self, part: str) -> tuple[int, ...]:
+        found: set[int] = set()
+        for length in self.lengths:
+            if length > len(part):
+                break
+            for start in range(len(part) - length + 1):
+                hit = self.by_fragment.get(part[start : start + length])
+                if hit is not None:
+                    found.update(hit)
+        return tuple(found)
 
     def check(self, candidate: str, is_dir: bool) -> bool | None:
         """pathspec's ``GitIgnoreSpec`` answer: the last matching pattern that does not match

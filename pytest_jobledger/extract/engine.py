@@ -17,6 +17,7 @@ command that only reads the ledger) does without it.
 
 from __future__ import annotations
 
+import ast
 import os
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -101,6 +102,17 @@ class Extractor:
     walk_problems: list[Unsupported] = field(default_factory=list)
     _scanner: Scanner | None = field(default=None, repr=False)
     _aliases: frozenset[str] = frozenset()
+    #: Each file's bindings once read (they do not depend on the words): a later round of the
+    #: fixed point parses no file twice.
+    _binds: dict[str, tuple[tuple[str, tuple[str, ...]], ...] | None] = field(
+        default_factory=dict, repr=False
+    )
+    _named: dict[str, tuple[bool, str | None]] = field(default_factory=dict, repr=False)
+    #: CPython's parse of files read for their bindings that may well be candidates, by path
+    #: (with the digest of what was parsed): the loader's line numbers come from it, so such a
+    #: file is parsed by ``ast`` once (within :data:`_TREE_BYTES` of source).
+    _trees: dict[str, tuple[str, ast.Module]] = field(default_factory=dict, repr=False)
+    _tree_bytes: int = 0
 
     def __post_init__(self) -> None:
         config = self.config
@@ -140,13 +152,17 @@ class Extractor:
                 todo.append(source)
         self._aliases = words.aliases
         scans.update(self._scan(todo, words if self.prefilter else None))
+        self._trees.clear()
         ledger, matched = self._assemble(records, candidates, scans, reported)
-        if self.store is not None and (changed or todo):
+        # nothing changed: what the tree said of unmatched decorators still holds
+        named = previous.named if self.store is not None and not (changed or todo) else {}
+        warnings = self._warnings(matched, named)
+        if self.store is not None and (changed or todo or named != self._named):
             kept_scans = {source.rel_path: scans[source.rel_path] for source in candidates}
-            self.store.save(Snapshot(records, kept_scans, facts_aliases))
+            self.store.save(Snapshot(records, kept_scans, facts_aliases, self._named))
         if self.progress is not None:
             self.progress.done()
-        return Extraction(ledger, self._warnings(matched))
+        return Extraction(ledger, warnings)
 
     def _facts(self, previous: Snapshot) -> tuple[dict[str, FileRecord], Words, frozenset[str]]:
         """Phase 1: every file's record, and the aliases (a least fixed point, point 2 of
@@ -213,13 +229,24 @@ class Extractor:
         facts = text_facts(text, words)
         if not facts.may_bind:
             return facts, None
+        if source.rel_path not in self._binds:
+            self._binds[source.rel_path] = self._read_binds(source, data, text, bool(facts.sites))
+        return facts, self._binds[source.rel_path]
+
+    def _read_binds(
+        self, source: SourceFile, data: bytes, text: str, keep: bool
+    ) -> tuple[tuple[str, tuple[str, ...]], ...] | None:
         if len(data) > LARGE_FILE_BYTES:
-            return facts, self._scanning(None).summary_binds(source)
+            return self._scanning(None).summary_binds(source)
         tree = ast_module(data, text)
         if tree is not None:
-            return facts, bind_facts(tree)
+            binds = bind_facts(tree)
+            if keep and self._tree_bytes + len(data) <= _TREE_BYTES:
+                self._trees[source.rel_path] = (digest(data), tree)
+                self._tree_bytes += len(data)
+            return binds
         # CPython's parser cannot read it (newer syntax, or over its limits): what libcst sees
-        return facts, self._scanning(None).summary_binds(source)
+        return self._scanning(None).summary_binds(source)
 
     def _extend(
         self,
@@ -249,14 +276,19 @@ class Extractor:
             elif only is not None:
                 hit = True
             elif finder is not None:
-                hit = finder.search(text) is not None
+                # a literal search runs at memory speed; the pattern only where one is spelled
+                hit = any(word in text for word in beyond) and finder.search(text) is not None
             else:
                 hit = any(word in beyond for word in _IDENTIFIER.findall(text))
             if not hit:
                 continue
-            data = text if isinstance(text, bytes) else text.encode("utf-8", "surrogatepass")
-            raw = self._reader().read(source) if not isinstance(text, bytes) else data
-            facts, binds = self._text_facts(source, raw or data, text, words)
+            if isinstance(text, bytes):
+                raw: bytes | None = text
+            elif source.rel_path in self._binds:
+                raw = b""  # its bindings were read already: the bytes are not needed again
+            else:
+                raw = self._reader().read(source) or text.encode("utf-8", "surrogatepass")
+            facts, binds = self._text_facts(source, raw or b"", text, words)
             grew = grew or (binds is not None and binds != record.binds)
             records[source.rel_path] = replace(record, facts=facts, binds=binds)
         return grew
@@ -375,8 +407,8 @@ class Extractor:
 
             self._scanner = Scanner(self.config, self.files, words, aliases=self._aliases)
         else:
-            self._scanner.sites.words = words
-            self._scanner.sites.aliases = self._aliases
+            self._scanner.judge_by(words, self._aliases)
+        self._scanner.loader.parsed = self._trees
         return self._scanner
 
     def _reader(self) -> FileReader:
@@ -402,7 +434,9 @@ class Extractor:
             )
         )
 
-    def _warnings(self, matched: set[str]) -> tuple[str, ...]:
+    def _warnings(
+        self, matched: set[str], named: Mapping[str, tuple[bool, str | None]]
+    ) -> tuple[str, ...]:
         """What the configuration asked for that extraction overruled or could not find."""
         config = self.config
         where = config.display(config.source) if config.source else "configuration"
@@ -416,12 +450,15 @@ class Extractor:
         if self.store is not None and self.store.refused is not None:
             found.append(f"{where}: {self.store.refused}")
         unmatched = [name for name in sorted(config.decorators) if name not in matched]
-        if unmatched:
-            index = self._scanning(None).index
-            for qualname in unmatched:
-                if index.defines(qualname):
-                    continue
-                near = index.near(qualname)
+        for qualname in unmatched:
+            said = named.get(qualname)
+            if said is None:
+                index = self._scanning(None).index  # parses: libcst is imported here
+                defined = index.defines(qualname)
+                said = (defined, None if defined else index.near(qualname))
+            self._named[qualname] = said
+            defined, near = said
+            if not defined:
                 hint = f" (did you mean {near!r}?)" if near else ""
                 found.append(
                     f'{where}: [tool.jobledger.decorators."{qualname}"] names nothing in the '
@@ -429,6 +466,10 @@ class Extractor:
                 )
         return tuple(found)
 
+
+#: Source whose CPython trees phase 1 keeps for the loader, at most (a tree costs some tens of
+#: times its source in memory).
+_TREE_BYTES = 4 * 1024 * 1024
 
 #: Up to this many new aliases a file is searched with one pattern of alternatives (whose cost
 #: grows with their number); beyond it, each identifier of the file is looked up instead.

@@ -56,6 +56,7 @@ class Scanner:
             max_file_bytes,
             config.root,
             retained_work=RETAINED_WORK if retained_work is None else retained_work,
+            words=words,
         )
         self.index = ProjectIndex(
             files=files,
@@ -82,6 +83,7 @@ class Scanner:
         found: list[Job | Unsupported] = []
         cited: set[Unsupported] = set()
         if summary is not None:
+            trail.skipped |= summary.blanked
             try:
                 for places in self._places(summary):
                     site_trail = Trail()
@@ -113,6 +115,12 @@ class Scanner:
             matched=tuple(sorted(self.sites.matched)),
             trail=trail,
         )
+
+    def judge_by(self, words: Words | None, aliases: frozenset[str]) -> None:
+        """Judge places (and parse bodies, :mod:`.reduce`) by ``words`` from now on."""
+        self.sites.words = words
+        self.sites.aliases = aliases
+        self.loader.words = words
 
     def _places(
         self, summary: ModuleSummary

@@ -24,12 +24,13 @@ from ..ledger.model import Pattern
 from .deps import Trail, digest
 from .discovery import SourceFile
 from .limits import MAX_DEPTH, MAX_FILE_BYTES_CEILING, MAX_WORK, Cost, measure
-from .prefilter import decode_source
+from .prefilter import Words, decode_source, iter_words
 from .reading import SPLIT as _SPLIT
 from .reading import FileReader
 from .records import ModuleSummary
+from .reduce import reduce_source
 from .tokens import line_of
-from .walker import summarize
+from .walker import summarize, summarize_strict, twin_tree
 
 __all__ = ["MAX_FILE_BYTES_CEILING", "RETAINED_WORK", "SourceLoader"]
 
@@ -48,6 +49,12 @@ class SourceLoader(FileReader):
 
     retained_work: int = RETAINED_WORK
     trail: Trail | None = None
+    #: The words places are judged by (:class:`.sites.Sites`): with them, bodies that spell
+    #: none are not handed to libcst (:mod:`.reduce`); ``None`` parses every file whole.
+    words: Words | None = None
+    #: CPython's parse of some files made already (by the pre-filter), with the digest of what
+    #: was parsed: taken (once) instead of parsing the file with ``ast`` again.
+    parsed: dict[str, tuple[str, ast.Module]] = field(default_factory=dict)
     _summaries: OrderedDict[str, tuple[ModuleSummary, int]] = field(default_factory=OrderedDict)
     _failed: set[str] = field(default_factory=set)
     _retained: int = 0
@@ -144,13 +151,24 @@ class SourceLoader(FileReader):
                 f"parsed, so jobs it registers are missing: {_SPLIT}",
             )
             return None
+        made = self.parsed.pop(source.rel_path, None)
+        if made is not None and made[0] == self.digests.get(source.rel_path):
+            twin: ast.Module | None = made[1]
+        else:
+            twin = twin_tree(data)
+        reduced = self._reduced(text, twin)
+        if reduced is not None and twin is not None:
+            found = self._summary_of_reduced(source, text, twin, *reduced)
+            if found is not None:
+                return found, cost.work
+            twin = twin_tree(data)  # the reduction changed it
         tree = self._libcst(source, text, cost)
         if tree is None:
             return None
         try:
             if not text.isascii():
                 tree = tree.visit(_NormalNames())
-            return summarize(source, tree, data), cost.work
+            return summarize(source, tree, twin), cost.work
         except RecursionError:
             self._problem(
                 source,
@@ -159,6 +177,28 @@ class SourceLoader(FileReader):
                 "too deeply nested to analyse; jobs in it are not listed",
             )
             return None
+
+    def _summary_of_reduced(
+        self, source: SourceFile, text: str, twin: ast.Module, reduced: str, blanked: frozenset[str]
+    ) -> ModuleSummary | None:
+        """The summary from libcst's parse of the reduced text, or ``None`` when it cannot be
+        made so (then the whole file is parsed, and any failure reported, as without it)."""
+        try:
+            tree = cst.parse_module(reduced)
+            summary = summarize_strict(source, tree, twin)
+        except BaseException as exc:  # libcst's native parser panics as a BaseException
+            if isinstance(exc, (KeyboardInterrupt, SystemExit, GeneratorExit)):
+                raise
+            return None
+        if summary is not None:
+            summary.blanked = blanked
+        return summary
+
+    def _reduced(self, text: str, twin: ast.Module | None) -> tuple[str, frozenset[str]] | None:
+        words = self.words
+        if words is None or twin is None:
+            return None
+        return reduce_source(text, twin, [start for _, start, _ in iter_words(text, words)])
 
     def _decode(self, source: SourceFile, data: bytes) -> str | None:
         """The text, decoded the way Python reads source (a BOM, a coding cookie, else UTF-8)."""

@@ -141,6 +141,9 @@ class ModuleSummary:
     references: list[Reference] = field(default_factory=list)
     functions: dict[str, FunctionInfo] = field(default_factory=dict)
     classes: dict[str, ClassInfo] = field(default_factory=dict)
+    #: The identifiers of the function bodies not parsed (:mod:`.reduce`): were one of them
+    #: relevant, the module would have to be parsed again.
+    blanked: frozenset[str] = frozenset()
 
     def bind(self, name: str, binding: Binding) -> None:
         self.bindings.setdefault(name, []).append(binding)

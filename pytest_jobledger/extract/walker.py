@@ -35,18 +35,30 @@ from .records import (
 )
 
 
-def summarize(source: SourceFile, module: cst.Module, data: bytes | None = None) -> ModuleSummary:
-    tree = twin_tree(data) if data is not None else None
+def summarize(
+    source: SourceFile, module: cst.Module, tree: ast.Module | None = None
+) -> ModuleSummary:
+    """The module's summary; ``tree`` is CPython's parse of the same text, read for lines."""
     if tree is not None:
-        summary = ModuleSummary(source=source)
-        try:
-            _Walker(summary, None).block(module.body, tree.body, Context())
-            return summary
-        except _Misaligned:
-            pass
+        found = summarize_strict(source, module, tree)
+        if found is not None:
+            return found
     summary = ModuleSummary(source=source)
     positions = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
     _Walker(summary, positions).block(module.body, None, Context())
+    return summary
+
+
+def summarize_strict(
+    source: SourceFile, module: cst.Module, tree: ast.Module
+) -> ModuleSummary | None:
+    """The summary with every line read from ``tree`` (``module`` may be reduced text whose own
+    lines differ: :mod:`.reduce`), or ``None`` when the two trees disagree."""
+    summary = ModuleSummary(source=source)
+    try:
+        _Walker(summary, None).block(module.body, tree.body, Context())
+    except _Misaligned:
+        return None
     return summary
 
 

@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
-import libcst as cst
-
-from ..values import Known, Outcome
 from .rules import Evaluation, FieldRule, Framework, Rules
+
+if TYPE_CHECKING:  # the tables are read without libcst: a warm run never imports it
+    import libcst as cst
+
+    from ..values import Outcome
 
 
 def _retry_kwargs(node: cst.BaseExpression, ev: Evaluation) -> Mapping[str, Outcome]:
+    from ..values import Known
+
     """``retry_kwargs={"max_retries": 5, "countdown": 10}`` bounds autoretry when the
     registration does not set ``max_retries``/``default_retry_delay`` itself."""
     value = ev.value(node)

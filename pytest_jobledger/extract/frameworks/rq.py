@@ -3,17 +3,24 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
-import libcst as cst
-
-from ..values import Known, Outcome, Unknown, source_text
 from .rules import Evaluation, FieldRule, Framework, Rules
+
+if TYPE_CHECKING:  # the tables are read without libcst: a warm run never imports it
+    import libcst as cst
+
+    from ..values import Outcome
 
 RETRY_KEY = "rq.Retry"
 
 
 def _retry(node: cst.BaseExpression, ev: Evaluation) -> Mapping[str, Outcome]:
-    if not isinstance(node, cst.Call) or ev.key_of(node.func) != RETRY_KEY:
+    import libcst
+
+    from ..values import Known, Unknown, source_text
+
+    if not isinstance(node, libcst.Call) or ev.key_of(node.func) != RETRY_KEY:
         reason = Unknown(f"retry={source_text(node)} is not an rq Retry(...) with literal values")
         return {"max_retries": reason, "retry_delay_s": reason}
     positional = [arg.value for arg in node.args if not arg.keyword and not arg.star]

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
-import libcst as cst
+if TYPE_CHECKING:  # the tables are read without libcst: a warm run never imports it
+    import libcst as cst
 
-from ..values import Outcome
+    from ..values import Outcome
 
 #: How each ledger field's value is checked and converted.
 FIELD_KINDS: Mapping[str, str] = {
@@ -35,7 +36,7 @@ class Evaluation(Protocol):
 
 
 #: A hook reads one keyword that carries several fields (``retry=Retry(max=3)``).
-Hook = Callable[[cst.BaseExpression, "Evaluation"], Mapping[str, Outcome]]
+Hook = Callable[["cst.BaseExpression", "Evaluation"], Mapping[str, "Outcome"]]
 
 
 @dataclass(frozen=True)
