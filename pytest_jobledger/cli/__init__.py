@@ -113,12 +113,15 @@ EXIT_USAGE = 2
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _JobledgerParser(
         prog="jobledger",
         description="Keep background-job documentation honest: "
         "extract the ledger, check the overlay.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    from .options import add_output_arguments
+
+    add_output_arguments(parser)
     sub = parser.add_subparsers(
         dest="command", metavar="COMMAND", required=True, parser_class=_CommandParser
     )
@@ -128,6 +131,28 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 _N = TypeVar("_N")
+
+
+class _JobledgerParser(argparse.ArgumentParser):
+    """``jobledger`` itself: once the whole line is parsed, the options every command shares get
+    their defaults, wherever they were given (before or after the subcommand)."""
+
+    @overload
+    def parse_known_args(
+        self, args: Iterable[str] | None = None, namespace: None = None
+    ) -> tuple[argparse.Namespace, list[str]]: ...
+    @overload
+    def parse_known_args(
+        self, args: Iterable[str] | None, namespace: _N
+    ) -> tuple[_N, list[str]]: ...
+    @overload
+    def parse_known_args(self, *, namespace: _N) -> tuple[_N, list[str]]: ...
+    def parse_known_args(self, args: Any = None, namespace: Any = None) -> Any:
+        from .options import settle_output_arguments
+
+        parsed, rest = super().parse_known_args(args, namespace)
+        settle_output_arguments(self, parsed)
+        return parsed, rest
 
 
 class _CommandParser(argparse.ArgumentParser):

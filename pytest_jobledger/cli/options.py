@@ -50,31 +50,48 @@ def add_format_argument(
         )
 
 
+#: What ``-q``/``-v``/``--color`` mean when not given, before or after the subcommand.
+OUTPUT_DEFAULTS: dict[str, object] = {"quiet": False, "verbose": False, "color": "auto"}
+
+
 def add_output_arguments(parser: argparse.ArgumentParser) -> None:
-    """``-q``/``-v`` and ``--color``, on every subcommand; each command's help says what they
-    change there."""
-    loudness = parser.add_mutually_exclusive_group()
-    loudness.add_argument(
+    """``-q``/``-v`` and ``--color``, on ``jobledger`` itself and on every subcommand, so
+    ``jobledger -q check`` and ``jobledger check -q`` are the same (as ruff and mypy accept).
+
+    Neither level has a default (``SUPPRESS``): argparse copies a subcommand's defaults over what
+    was given before it, so :func:`settle_output_arguments` fills them in after parsing."""
+    parser.add_argument(
         "-v",
         "--verbose",
         action="store_true",
+        default=argparse.SUPPRESS,
         help="say more where a command has more to say (check: list every cell of a job with "
         "no entry)",
     )
-    loudness.add_argument(
+    parser.add_argument(
         "-q",
         "--quiet",
         action="store_true",
+        default=argparse.SUPPRESS,
         help="drop progress and notes on stderr (check: print only the totals); errors and the "
         "command's output stay",
     )
     parser.add_argument(
         "--color",
         choices=COLOR_CHOICES,
-        default="auto",
+        default=argparse.SUPPRESS,
         help="colour text output (default: auto: only on a terminal, not with NO_COLOR set; "
         "FORCE_COLOR forces it)",
     )
+
+
+def settle_output_arguments(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """Fill in what was not given anywhere, and refuse ``-q`` with ``-v`` wherever each was."""
+    for name, default in OUTPUT_DEFAULTS.items():
+        if not hasattr(args, name):
+            setattr(args, name, default)
+    if args.quiet and args.verbose:
+        parser.error("-q/--quiet and -v/--verbose cannot be used together")
 
 
 def note(args: argparse.Namespace, text: str) -> None:

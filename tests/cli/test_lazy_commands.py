@@ -44,10 +44,12 @@ def _heavy(modules: set[str]) -> list[str]:
     return sorted(name for name in modules if name.split(".")[0] in HEAVY)
 
 
+#: The subcommands' own modules (the shared ``cli.options`` is not one: every parser uses it).
+COMMAND_MODULES = frozenset(f"pytest_jobledger.cli.{command.module}" for command in COMMANDS)
+
+
 def _commands(modules: set[str]) -> list[str]:
-    return sorted(
-        name for name in modules if name.startswith("pytest_jobledger.cli.") and name != __name__
-    )
+    return sorted(modules & COMMAND_MODULES)
 
 
 @pytest.mark.parametrize("argv", [["--help"], ["--version"]])

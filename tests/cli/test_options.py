@@ -96,7 +96,30 @@ def test_quiet_verbose_and_color_are_on_every_command(
     with pytest.raises(SystemExit) as exit_info:
         parse(name, "-q", "-v")
     assert exit_info.value.code == 2
-    assert "not allowed with argument" in capsys.readouterr().err
+    assert "-q/--quiet and -v/--verbose cannot be used together" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_shared_options_may_come_before_the_command(
+    name: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``jobledger -q check`` is ``jobledger check -q`` (as ruff and mypy accept both)."""
+
+    def before(*options: str) -> argparse.Namespace:
+        return build_parser().parse_args([*options, name, *REQUIRED.get(name, ())])
+
+    assert (before().quiet, before().verbose, before().color) == (False, False, "auto")
+    assert before("-q").quiet
+    assert before("--verbose").verbose
+    assert before("--color", "never").color == "never"
+    assert (
+        build_parser().parse_args(["--color", "always", name, *REQUIRED.get(name, ()), "-q"]).color
+        == "always"
+    )
+    with pytest.raises(SystemExit) as exit_info:
+        build_parser().parse_args(["-q", name, *REQUIRED.get(name, ()), "-v"])
+    assert exit_info.value.code == 2
+    assert "cannot be used together" in capsys.readouterr().err
 
 
 def test_color_choices_are_the_reporters() -> None:
