@@ -34,7 +34,11 @@ MAX_EVIDENCE_CHARS = 4096
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("job", metavar="JOB_ID", help="the job's id in the ledger")
-    parser.add_argument("--ticket", required=True, metavar="REF", help="the incident's ticket")
+    parser.add_argument(
+        "--ticket",
+        metavar="REF",
+        help="the incident's ticket (without it: the approved batches asked without a --ticket)",
+    )
     parser.add_argument(
         "--outcome",
         required=True,
@@ -72,9 +76,10 @@ def run(args: argparse.Namespace) -> int:
     ticket = texts["ticket"]
     records = trail_records(store)
     past = history(records, args.job, ticket)
+    on = f"on ticket {ticket}" if ticket is not None else "asked without a --ticket"
     if not past.pending:
         raise JobledgerError(
-            f"nothing to reconcile: no approved batch of {args.job} on ticket {ticket} since the "
+            f"nothing to reconcile: no approved batch of {args.job} {on} since the "
             f"last reconciliation ({past.batches} approved in all); nothing was recorded"
         )
     actor, actor_from = texts["actor"], "--actor"
@@ -102,7 +107,7 @@ def run(args: argparse.Namespace) -> int:
         }
         say(json.dumps(document, indent=2, sort_keys=True) + "\n", end="")
         return 0
-    say(one_line(f"RECONCILED ({args.outcome}): {past.pending} batch(es) of {args.job}, {ticket}"))
+    say(one_line(f"RECONCILED ({args.outcome}): {past.pending} batch(es) of {args.job}, {on}"))
     if args.outcome == "mismatch":
         say(
             "Further batches on this ticket are blocked until a member of the paging owner's "

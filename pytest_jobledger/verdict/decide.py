@@ -9,7 +9,7 @@ from __future__ import annotations
 from ..ledger.model import JSONValue
 from .facts import JobFacts
 from .model import Action, Answer, Evidence, Fact, Quality, Reason, Request, Verdict
-from .rules import RULES, bulk_limit
+from .rules import RULES, bulk_limit, reconcile_command
 
 
 def decide(facts: JobFacts, request: Request) -> Verdict:
@@ -114,6 +114,11 @@ def next_actions(
                 "afterwards, confirm the business outcome independently of the job's own "
                 "success report (no reconciliation is signed to say how)"
             )
+        on = "on this ticket" if request.ticket else "asked without a ticket"
+        steps.append(
+            f"then record what you found with {reconcile_command(request)}; the next "
+            f"rerun of this job {on} waits for it"
+        )
     return tuple(steps)
 
 

@@ -267,10 +267,17 @@ def _batch_not_reconciled(facts: JobFacts, request: Request) -> list[Hit]:
             "reconciliation",
             f"{past.pending} approved batch(es) of this job with {ticket} are not reconciled "
             f"(trail line {past.pending_line}): the next batch waits for the outcome of the last",
-            f"confirm the outcome independently, then run `jobledger reconcile {request.job} "
-            f"--ticket {request.ticket or 'T'} --outcome confirmed|mismatch --evidence TEXT`",
+            f"confirm the outcome independently, then run {reconcile_command(request)}",
         )
     ]
+
+
+def reconcile_command(request: Request) -> str:
+    """The command that records the outcome of this job's approved batches on this ticket."""
+    ticket = f" --ticket {request.ticket}" if request.ticket else ""
+    return (
+        f"`jobledger reconcile {request.job}{ticket} --outcome confirmed|mismatch --evidence TEXT`"
+    )
 
 
 def _reconciliation_mismatch(facts: JobFacts, request: Request) -> list[Hit]:

@@ -298,3 +298,25 @@ def test_a_typed_approval_never_approves_a_bulk_retry(
     out = capsys.readouterr().out
     assert "typed, not signed" in out
     assert 'approved_by         "billing-oncall"  [self-reported --approved-by]' in out
+
+
+def test_reruns_asked_without_a_ticket_are_reconciled_without_one(
+    shop: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A retry asked without --ticket is bounded like any other, and its group can be
+    reconciled (no dead end where the next ticketless retry waits for ever)."""
+    retry = ["verdict", JOB, "--action", "retry", "--actor", "alice", "--root", str(shop)]
+    assert main(retry) == 0
+    out = capsys.readouterr().out
+    assert f"`jobledger reconcile {JOB} --outcome confirmed|mismatch --evidence TEXT`" in out
+    assert main(retry) == 1
+    out = capsys.readouterr().out
+    assert "batch-not-reconciled:reconciliation" in out
+    assert "--ticket" not in out.split("Next:")[1]
+    reconcile = ["reconcile", JOB, "--root", str(shop), "--outcome", "confirmed"]
+    assert main([*reconcile, "--evidence", "the provider shows one capture"]) == 0
+    assert "asked without a --ticket" in capsys.readouterr().out
+    assert trail(shop)[-1]["ticket"] is None
+    assert main(retry) == 0
+    assert main([*reconcile, "--ticket", "INC-1", "--evidence", "x"]) == 2
+    assert "nothing to reconcile" in capsys.readouterr().err

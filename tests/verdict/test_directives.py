@@ -69,7 +69,10 @@ def test_the_issues_cell_is_not_signed_and_not_echoed() -> None:
     assert not any(
         ISSUE in step or "no reconciliation needed" in step for step in verdict.next_actions
     )
-    assert verdict.next_actions[-1].endswith("(no reconciliation is signed to say how)")
+    assert verdict.next_actions[-2].endswith("(no reconciliation is signed to say how)")
+    assert verdict.next_actions[-1].startswith(
+        "then record what you found with `jobledger reconcile"
+    )
 
 
 def test_a_ticket_that_gives_orders_is_a_review_item() -> None:

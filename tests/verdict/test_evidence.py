@@ -18,7 +18,7 @@ from pytest_jobledger.cli import main
 from pytest_jobledger.verdict import Action, Answer, Evidence, Verdict, decide
 from pytest_jobledger.verdict.rules import RULES
 
-from ._world import OVERLAY, request, world
+from ._world import JOB_ID, OVERLAY, request, world
 from .test_rules import TABLE
 
 BASE = TABLE["base"]
@@ -138,9 +138,12 @@ def test_every_fact_has_one_of_the_labels_and_a_place_unless_missing() -> None:
 def test_the_next_actions_say_how_to_reconcile_unless_blocked() -> None:
     case = {"request": {"action": "retry"}}
     verdict = decide(world(BASE, case), request(case))
-    assert verdict.next_actions[-1] == (
+    assert verdict.next_actions[-2:] == (
         "afterwards, reconcile the business outcome by comparing captured invoices with the "
-        "provider's settlement report, independently of the job's own success report"
+        "provider's settlement report, independently of the job's own success report",
+        f"then record what you found with `jobledger reconcile {JOB_ID} --outcome "
+        "confirmed|mismatch --evidence TEXT`; the next rerun of this job asked without a ticket "
+        "waits for it",
     )
     blocked = {"request": {"action": "requeue"}, "cells": {"idempotent": "no"}}
     assert not any(
