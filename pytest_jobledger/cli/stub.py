@@ -18,6 +18,7 @@ import shlex
 import sys
 from collections.abc import Callable
 from pathlib import Path, PurePosixPath
+from typing import Any
 
 from ..atomic import locked
 from ..config import Config
@@ -29,7 +30,7 @@ from ..overlay.reader import MAX_OVERLAY_BYTES, OVERLAY_BYTES_CEILING, read_over
 from ..paths import Shown
 from ..readers import Unreadable, decode_utf8
 from ..stub.memo import Memo, open_memo
-from ..stub.plan import StubResult, is_empty_overlay, stub_overlay
+from ..stub.result import StubResult
 from ..stub.swap import write_unless_changed
 from ..text import one_line, say
 from .common import add_cache_argument, config_from_args
@@ -182,6 +183,8 @@ def _stub_locked(args: argparse.Namespace, config: Config, ledger: Ledger) -> in
         stale_schema_line(text, schema_reference(config), shown)
         report(StubResult(text=text, original=text), shown, check=args.check)
         return 0
+    from ..stub.plan import is_empty_overlay
+
     previous = read_previous(config, committed, problem)
     result = stub_overlay(
         text,
@@ -251,6 +254,14 @@ def _memo(
     return open_memo(
         config, overlay=text.encode("utf-8"), ledger=ledger, committed=committed, options=options
     )
+
+
+def stub_overlay(*args: Any, **kwargs: Any) -> StubResult:
+    """:func:`pytest_jobledger.stub.plan.stub_overlay`, imported on first use: the planner
+    imports the YAML libraries, which a run the memo answers never needs."""
+    from ..stub.plan import stub_overlay as plan
+
+    return plan(*args, **kwargs)
 
 
 def rerun(args: argparse.Namespace) -> str:

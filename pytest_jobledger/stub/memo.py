@@ -22,12 +22,12 @@ from __future__ import annotations
 
 import functools
 import hmac
-import importlib.util
 import json
 import os
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
+from importlib.machinery import PathFinder
 from pathlib import Path
 
 from .. import __version__
@@ -129,11 +129,7 @@ def libraries() -> dict[str, object]:
     upgrade changes them. Found without importing them (that is the cost the memo saves)."""
     found: dict[str, object] = {}
     for name in LIBRARIES:
-        try:
-            spec = importlib.util.find_spec(name)
-        except (ImportError, ValueError):
-            spec = None
-        origin = None if spec is None else spec.origin
+        origin = _origin(name)
         if origin is None:
             found[name] = None
             continue
@@ -144,3 +140,17 @@ def libraries() -> dict[str, object]:
             continue
         found[name] = [origin, info.st_size, info.st_mtime_ns]
     return found
+
+
+def _origin(name: str) -> str | None:
+    """The file a dotted module would load from, found on ``sys.path`` without importing it or
+    its parents (``importlib.util.find_spec`` would import ``ruamel`` for ``ruamel.yaml``)."""
+    search: list[str] | None = None
+    spec = None
+    for part in name.split("."):
+        spec = PathFinder.find_spec(part, search)
+        if spec is None:
+            return None
+        locations = spec.submodule_search_locations
+        search = None if locations is None else list(locations)
+    return None if spec is None else spec.origin
