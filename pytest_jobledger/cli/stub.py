@@ -201,7 +201,10 @@ def _stub_locked(args: argparse.Namespace, config: Config, ledger: Ledger) -> in
     )
     if text is not None:
         stale_schema_line(text, schema_reference(config), shown)
-    nothing = not result.changed and not result.report_lines()
+    # "Nothing to do" as the memo records it: no change, no line of facts or hints, and no
+    # warning about the committed ledger (a memo path would not print it again).
+    warned = committed is not None and previous is None
+    nothing = not result.changed and not result.report_lines() and not warned
     if args.check:
         report(result, shown, check=True, command=rerun(args))
         if nothing and memo is not None:

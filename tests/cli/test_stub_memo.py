@@ -222,6 +222,19 @@ def test_a_run_that_refused_something_records_no_memo(project: Path, cache: Path
     assert again.stdout == first.stdout
 
 
+def test_a_run_that_warned_about_the_committed_ledger_records_no_memo(
+    project: Path, cache: Path
+) -> None:
+    ledger = project / "generated" / "job_ledger.json"
+    ledger.parent.mkdir()
+    ledger.write_text("{not json")
+    first = jobledger(project, "stub", cache=cache)
+    assert "renames cannot be detected" in first.stderr
+    assert memo_files(cache) == []
+    again = jobledger(project, "stub", cache=cache)
+    assert (again.stdout, again.stderr) == (first.stdout, first.stderr)
+
+
 def forge(project: Path, key_folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """What a pull request can commit: the memo for the checkout's exact inputs (every digest
     can be computed), signed with a key of its author's, not this machine's."""
