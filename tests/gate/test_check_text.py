@@ -120,7 +120,7 @@ def test_quiet_and_verbose_exclude_each_other(capsys: pytest.CaptureFixture[str]
     with pytest.raises(SystemExit) as exit_info:
         main(["check", "-q", "-v", "--root", str(CASES / "signed_clean")])
     assert exit_info.value.code == 2
-    assert "not allowed with argument" in capsys.readouterr().err
+    assert "-q/--quiet and -v/--verbose cannot be used together" in capsys.readouterr().err
 
 
 def test_a_stubbed_entry_with_nothing_answered_is_one_line(
