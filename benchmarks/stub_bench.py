@@ -14,7 +14,9 @@ the interpreter's start and the imports are in it, as a user waits for them:
   events; the gate reads it with both);
 - ``jobledger extract`` warm (the stub extracts first; the cache is warm in every step below);
 - ``jobledger stub`` adding the one missing entry (the overlay is put back before each run);
-- ``jobledger stub`` with nothing to do, and ``jobledger stub --check``.
+- ``jobledger stub`` with nothing to do: first without the memo of the last such run (deleted
+  before each run: the full path, one YAML parse), then with it (no YAML parsed), and
+  ``jobledger stub --check`` with it.
 
 Each step's best of ``--repeat`` runs (the machine is shared: the best is the least disturbed);
 the goals' ratios are from the same run. Nothing here is asserted, and nothing runs in the test
@@ -133,21 +135,30 @@ def measure(root: Path, overlay: Path, repeat: int) -> list[Row]:
     at = str(root)
     ruamel = f"from ruamel.yaml import YAML; YAML(typ='rt').load(open({str(overlay)!r}))"
     pyyaml = f"import yaml; yaml.load(open({str(overlay)!r}), Loader=yaml.CSafeLoader)"
-    steps: list[tuple[str, list[str], bool]] = [
-        ("python -c pass", [sys.executable, "-c", "pass"], False),
-        ("ruamel.yaml round-trip load of the overlay", [sys.executable, "-c", ruamel], False),
-        ("PyYAML CSafeLoader load of the overlay", [sys.executable, "-c", pyyaml], False),
-        ("jobledger extract, warm", [*jl, "extract", "--root", at], False),
-        ("jobledger stub, adding one entry", [*jl, "stub", "--root", at], True),
-        ("jobledger stub, nothing to do", [*jl, "stub", "--root", at], False),
-        ("jobledger stub --check, nothing to do", [*jl, "stub", "--check", "--root", at], False),
+    memos = root.parent / "cache"
+
+    def forget() -> None:
+        for memo in memos.glob("stub-*.json"):
+            memo.unlink()
+
+    steps: list[tuple[str, list[str], str]] = [
+        ("python -c pass", [sys.executable, "-c", "pass"], ""),
+        ("ruamel.yaml round-trip load of the overlay", [sys.executable, "-c", ruamel], ""),
+        ("PyYAML CSafeLoader load of the overlay", [sys.executable, "-c", pyyaml], ""),
+        ("jobledger extract, warm", [*jl, "extract", "--root", at], ""),
+        ("jobledger stub, adding one entry", [*jl, "stub", "--root", at], "overlay"),
+        ("jobledger stub, nothing to do, no memo", [*jl, "stub", "--root", at], "memo"),
+        ("jobledger stub, nothing to do", [*jl, "stub", "--root", at], ""),
+        ("jobledger stub --check, nothing to do", [*jl, "stub", "--check", "--root", at], ""),
     ]
     rows: list[Row] = []
     for name, command, reset in steps:
         best: tuple[float, float, int, str] | None = None
         for _ in range(repeat):
-            if reset:
+            if reset == "overlay":
                 overlay.write_bytes(original)
+            elif reset == "memo":
+                forget()
             run = _timed(command, root)
             best = run if best is None or run[1] < best[1] else best
         assert best is not None

@@ -27,13 +27,12 @@ def config_from_args(args: argparse.Namespace) -> Config:
     return config
 
 
-def add_cache_argument(parser: argparse.ArgumentParser) -> None:
-    """``--no-cache``, for the subcommands that extract (``extract``, ``check``)."""
-    parser.add_argument(
-        "--no-cache",
-        action="store_true",
-        help="extract without the content cache (neither read nor written)",
-    )
+def add_cache_argument(
+    parser: argparse.ArgumentParser,
+    help: str = "extract without the content cache (neither read nor written)",
+) -> None:
+    """``--no-cache``, for the subcommands that extract (``extract``, ``check``, ``stub``)."""
+    parser.add_argument("--no-cache", action="store_true", help=help)
 
 
 def find_job(snapshot: Snapshot, job_id: str) -> JobFacts:

@@ -18,19 +18,22 @@ import shlex
 import sys
 from collections.abc import Callable
 from pathlib import Path, PurePosixPath
+from typing import Any
 
 from ..atomic import locked
 from ..config import Config
 from ..errors import OverlayError
 from ..extract import extract_ledger
 from ..ledger.model import Ledger
-from ..ledger.store import committed_ledger
+from ..ledger.store import committed_bytes, parse_ledger
 from ..overlay.reader import MAX_OVERLAY_BYTES, OVERLAY_BYTES_CEILING, read_overlay_bytes
 from ..paths import Shown
-from ..stub.plan import StubResult, is_empty_overlay, stub_overlay
+from ..readers import Unreadable, decode_utf8
+from ..stub.memo import Memo, open_memo
+from ..stub.result import StubResult
 from ..stub.swap import write_unless_changed
 from ..text import one_line, say
-from .common import config_from_args
+from .common import add_cache_argument, config_from_args
 from .options import add_format_argument
 
 NAME = "stub"
@@ -66,6 +69,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help='write unquoted yes/no cell values as "yes"/"no", so YAML 1.1 readers (PyYAML) '
         "read strings too; only those values change",
     )
+    add_cache_argument(
+        parser,
+        help="extract without the content cache, and parse the overlay even when this machine's "
+        "signed memo says the last run with these exact inputs had nothing to do",
+    )
     add_format_argument(parser, ("text",))
 
 
@@ -87,9 +95,16 @@ def read_overlay(
         ) from None
 
 
-def read_previous(config: Config) -> Ledger | None:
-    """The committed ledger, if there is a readable one: where an orphan's old name is found."""
-    ledger, problem = committed_ledger(config.ledger_path, config.root)
+def read_previous(config: Config, raw: bytes | None, problem: str | None) -> Ledger | None:
+    """The committed ledger from its bytes ``raw`` (:func:`committed_bytes`), if it is a readable
+    one: where an orphan's old name is found; else a warning that renames go undetected."""
+    ledger: Ledger | None = None
+    if raw is not None:
+        try:
+            ledger, problem = parse_ledger(decode_utf8(raw))
+        except Unreadable as exc:
+            line = exc.problem.line
+            problem = f"it is not UTF-8 text (line {line}), so it is not a file jobledger wrote"
     if problem is not None:
         say(
             one_line(
@@ -139,11 +154,10 @@ def stale_schema_line(text: str, reference: str, label: str) -> None:
 def run(args: argparse.Namespace) -> int:
     config = config_from_args(args)
     ledger = extract_ledger(config)
-    previous = read_previous(config)
     label = config.overlay
     try:
         with locked(config.overlay_path, root=config.root):
-            return _stub_locked(args, config, ledger, previous)
+            return _stub_locked(args, config, ledger)
     except OSError as error:  # the lock: the overlay's folder cannot be made or opened
         raise OverlayError(
             f"cannot lock the overlay's folder ({error.strerror or error}); check `overlay` in "
@@ -152,13 +166,26 @@ def run(args: argparse.Namespace) -> int:
         ) from None
 
 
-def _stub_locked(
-    args: argparse.Namespace, config: Config, ledger: Ledger, previous: Ledger | None
-) -> int:
+def _stub_locked(args: argparse.Namespace, config: Config, ledger: Ledger) -> int:
     """Read, stub and write the overlay; the caller holds its lock (other stubs wait), and an
-    editor's save that lands meanwhile is kept (:mod:`pytest_jobledger.stub.swap`)."""
+    editor's save that lands meanwhile is kept (:mod:`pytest_jobledger.stub.swap`).
+
+    When this machine's memo says these exact inputs had nothing to do, the answer is the same
+    without parsing the overlay (:mod:`pytest_jobledger.stub.memo`)."""
     path, label, limit = config.overlay_path, config.overlay, config.max_overlay_bytes
     text = read_overlay(path, label, config.root, limit)
+    committed, problem = committed_bytes(config.ledger_path, config.root)
+    # What a person reads names the overlay from the current folder; the plan's errors keep the
+    # configured (root-relative) path.
+    shown = Shown.here(config.root).path(label)
+    memo = _memo(args, config, ledger, text, committed) if problem is None else None
+    if text is not None and memo is not None and memo.holds():
+        stale_schema_line(text, schema_reference(config), shown)
+        report(StubResult(text=text, original=text), shown, check=args.check)
+        return 0
+    from ..stub.plan import is_empty_overlay
+
+    previous = read_previous(config, committed, problem)
     result = stub_overlay(
         text,
         ledger,
@@ -172,13 +199,16 @@ def _stub_locked(
         rename=tuple(args.rename) if args.rename else None,
         quote_yes_no=args.quote_yes_no,
     )
-    # What a person reads names the overlay from the current folder; the plan's errors keep the
-    # configured (root-relative) path.
-    shown = Shown.here(config.root).path(label)
     if text is not None:
         stale_schema_line(text, schema_reference(config), shown)
+    # "Nothing to do" as the memo records it: no change, no line of facts or hints, and no
+    # warning about the committed ledger (a memo path would not print it again).
+    warned = committed is not None and previous is None
+    nothing = not result.changed and not result.report_lines() and not warned
     if args.check:
         report(result, shown, check=True, command=rerun(args))
+        if nothing and memo is not None:
+            memo.record()
         return 1 if result.changed else 0
     if result.changed:
 
@@ -202,7 +232,39 @@ def _stub_locked(
                 path=label,
             ) from None
     report(result, shown, check=False)
+    if nothing and memo is not None:
+        memo.record()
     return 0
+
+
+def _memo(
+    args: argparse.Namespace,
+    config: Config,
+    ledger: Ledger,
+    text: str | None,
+    committed: bytes | None,
+) -> Memo | None:
+    """The memo these inputs would have (``None`` without an overlay: there is always work).
+    ``--check`` is not an input: with nothing to do both answer the same line and exit 0."""
+    if text is None:
+        return None
+    options = {
+        "renames": args.renames,
+        "rename": list(args.rename) if args.rename else None,
+        "quote_yes_no": args.quote_yes_no,
+        "format": getattr(args, "format", None),
+    }
+    return open_memo(
+        config, overlay=text.encode("utf-8"), ledger=ledger, committed=committed, options=options
+    )
+
+
+def stub_overlay(*args: Any, **kwargs: Any) -> StubResult:
+    """:func:`pytest_jobledger.stub.plan.stub_overlay`, imported on first use: the planner
+    imports the YAML libraries, which a run the memo answers never needs."""
+    from ..stub.plan import stub_overlay as plan
+
+    return plan(*args, **kwargs)
 
 
 def rerun(args: argparse.Namespace) -> str:

@@ -179,22 +179,30 @@ class Store:
         body = json.dumps(_dump(snapshot, self.header), sort_keys=True, separators=(",", ":"))
         head = json.dumps({"format": FORMAT, "mac": sign(self.key, body.encode())})
         try:
-            _prepare(self.folder, self.bound)
+            prepare_folder(self.folder, self.bound)
             atomic_write(self.path, f"{head}\n{body}\n", root=self.root)
         except OSError:
             return
 
 
+def cache_folder(config: Config) -> tuple[Path, Path | None]:
+    """The cache folder for ``config`` and what its reads and writes are bound to:
+    ``JOBLEDGER_CACHE_DIR`` when set (``None``: the folder itself, the operator named it), else
+    the root's ``cache_dir`` (bound to the root). Other caches of the tool (the stub's memo of a
+    run with nothing to do) live here too."""
+    named = os.environ.get(ENV, "").strip()
+    if named:
+        return Path(named).expanduser().resolve(), None
+    return config.root / config.cache_dir, config.root
+
+
 def open_store(config: Config) -> Store:
     """The store for ``config``: ``JOBLEDGER_CACHE_DIR`` when set, else the root's ``cache_dir``."""
-    named = os.environ.get(ENV, "").strip()
-    folder = Path(named).expanduser().resolve() if named else config.root / config.cache_dir
+    folder, bound = cache_folder(config)
     header = {"format": FORMAT, "tool": tool_fingerprint(), "config": config_key(config)}
     name = digest(json.dumps(header, sort_keys=True).encode())[:20]
-    store = Store(
-        folder, folder / f"extract-{name}.json", header, bound=None if named else config.root
-    )
-    if folder.exists() and not _ours(folder, store.root):
+    store = Store(folder, folder / f"extract-{name}.json", header, bound=bound)
+    if folder.exists() and not is_cache_folder(folder, store.root):
         store.refused = (
             f"{folder} holds files and is not a cache folder of pytest-jobledger (it has no "
             "CACHEDIR.TAG), so the content cache is off; name a folder of its own with cache_dir"
@@ -207,7 +215,8 @@ def open_store(config: Config) -> Store:
     return store
 
 
-def _ours(folder: Path, root: Path) -> bool:
+def is_cache_folder(folder: Path, root: Path) -> bool:
+    """Whether ``folder`` is empty or has our ``CACHEDIR.TAG`` (else it is not ours to write)."""
     try:
         entries = os.listdir(folder)
     except OSError:
@@ -221,7 +230,7 @@ def _ours(folder: Path, root: Path) -> bool:
     return tag.startswith(TAG.encode())
 
 
-def _prepare(folder: Path, bound: Path | None) -> None:
+def prepare_folder(folder: Path, bound: Path | None) -> None:
     """Make the folder a cache folder: a ``.gitignore`` of ``*`` and a ``CACHEDIR.TAG``."""
     if not (folder / "CACHEDIR.TAG").is_file():
         make_folder(folder, root=bound)
