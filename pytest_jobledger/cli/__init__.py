@@ -133,9 +133,15 @@ def build_parser() -> argparse.ArgumentParser:
 _N = TypeVar("_N")
 
 
-class _JobledgerParser(argparse.ArgumentParser):
-    """``jobledger`` itself: once the whole line is parsed, the options every command shares get
-    their defaults, wherever they were given (before or after the subcommand)."""
+class _HookedParser(argparse.ArgumentParser):
+    """A parser with a step before and after it parses its part of the command line (argparse
+    has no hook for either; the overloads keep ``parse_args``' types for mypy)."""
+
+    def before(self) -> None:
+        """Runs before this parser reads its arguments."""
+
+    def after(self, parsed: argparse.Namespace) -> None:
+        """Runs once this parser has read its arguments into ``parsed``."""
 
     @overload
     def parse_known_args(
@@ -148,14 +154,23 @@ class _JobledgerParser(argparse.ArgumentParser):
     @overload
     def parse_known_args(self, *, namespace: _N) -> tuple[_N, list[str]]: ...
     def parse_known_args(self, args: Any = None, namespace: Any = None) -> Any:
-        from .options import settle_output_arguments
-
+        self.before()
         parsed, rest = super().parse_known_args(args, namespace)
-        settle_output_arguments(self, parsed)
+        self.after(parsed)
         return parsed, rest
 
 
-class _CommandParser(argparse.ArgumentParser):
+class _JobledgerParser(_HookedParser):
+    """``jobledger`` itself: once the whole line is parsed, the options every command shares get
+    their defaults, wherever they were given (before or after the subcommand)."""
+
+    def after(self, parsed: argparse.Namespace) -> None:
+        from .options import settle_output_arguments
+
+        settle_output_arguments(self, parsed)
+
+
+class _CommandParser(_HookedParser):
     """A subcommand's parser that imports its module and adds its arguments only when argparse
     hands it the rest of the command line: the one subcommand that runs is the only one loaded."""
 
@@ -163,7 +178,7 @@ class _CommandParser(argparse.ArgumentParser):
         super().__init__(*args, **kwargs)
         self._command = command
 
-    def load(self) -> None:
+    def before(self) -> None:
         """Add the command's arguments (once); ``jobledger COMMAND --help`` shows them all."""
         command, self._command = self._command, None
         if command is None:
@@ -172,20 +187,6 @@ class _CommandParser(argparse.ArgumentParser):
         add_common_arguments(self)
         module.add_arguments(self)
         self.set_defaults(run=module.run)
-
-    @overload
-    def parse_known_args(
-        self, args: Iterable[str] | None = None, namespace: None = None
-    ) -> tuple[argparse.Namespace, list[str]]: ...
-    @overload
-    def parse_known_args(
-        self, args: Iterable[str] | None, namespace: _N
-    ) -> tuple[_N, list[str]]: ...
-    @overload
-    def parse_known_args(self, *, namespace: _N) -> tuple[_N, list[str]]: ...
-    def parse_known_args(self, args: Any = None, namespace: Any = None) -> Any:
-        self.load()
-        return super().parse_known_args(args, namespace)
 
 
 def add_common_arguments(parser: argparse.ArgumentParser) -> None:
