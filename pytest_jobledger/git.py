@@ -38,6 +38,7 @@ from pathlib import Path
 
 from .atomic import scratch_folder
 from .paths import real
+from .programs import base_environment, find_program
 
 #: A hung git (a network filesystem, a lock) must not hang the gate.
 GIT_TIMEOUT_S = 10.0
@@ -77,8 +78,6 @@ _FIXED_ENV: Mapping[str, str] = {
     "PAGER": "cat",
     "LC_ALL": "C",
 }
-#: Variables a process needs on Windows to start at all.
-_KEPT_ENV: tuple[str, ...] = ("SYSTEMROOT", "WINDIR")
 #: ``<mode> SP <type> SP <object> SP <size> TAB <path>`` from ``git ls-tree -l``.
 _TREE_ROW = re.compile(r"(\d+) (\w+) ([0-9a-f]+) +(\S+)\t")
 
@@ -113,25 +112,16 @@ class Done:
 def program(environ: Mapping[str, str] | None = None) -> str:
     """The absolute path of git on ``PATH``'s absolute entries (a relative entry such as ``.``
     would find a ``git`` of the checkout), or :class:`GitUnavailable`."""
-    env = os.environ if environ is None else environ
-    for entry in env.get("PATH", os.defpath).split(os.pathsep):
-        if not entry or not os.path.isabs(entry):
-            continue
-        for name in ("git", "git.exe") if os.name == "nt" else ("git",):
-            candidate = os.path.join(entry, name)
-            if os.path.isfile(candidate) and os.access(candidate, os.X_OK):
-                return candidate
-    raise GitUnavailable("git is not installed (or not on PATH)")
+    found = find_program("git", environ)
+    if found is None:
+        raise GitUnavailable("git is not installed (or not on PATH)")
+    return found
 
 
 def environment(home: Path, environ: Mapping[str, str] | None = None) -> dict[str, str]:
     """git's whole environment: ``PATH`` (absolute entries), a scratch ``HOME``, the fixed
     settings; nothing else."""
-    env = os.environ if environ is None else environ
-    built = {name: env[name] for name in _KEPT_ENV if name in env}
-    path = env.get("PATH", os.defpath).split(os.pathsep)
-    built["PATH"] = os.pathsep.join(entry for entry in path if entry and os.path.isabs(entry))
-    built["HOME"] = str(home)
+    built = base_environment(home, environ)
     built["XDG_CONFIG_HOME"] = str(home / ".config")
     built.update(_FIXED_ENV)
     return built

@@ -43,6 +43,7 @@ FORBIDDEN: dict[str, frozenset[str]] = {
     "text": frozenset({"*"}),
     "paths": frozenset({"*"}),
     "git": frozenset({"*"}),
+    "programs": frozenset({"*"}),
     "trace": frozenset({"*"}),
     "readers": frozenset({"*"}),
 }
@@ -77,7 +78,7 @@ for _room in ("verdict", "baseline", "draft"):
 FORBIDDEN["config"] = FORBIDDEN["config"] | {"draft"}
 
 #: What the innermost modules may import of the package at all (``"*"`` above).
-LEAVES = frozenset({"errors", "atomic", "text", "paths", "git", "readers", "trace"})
+LEAVES = frozenset({"errors", "atomic", "text", "paths", "git", "programs", "readers", "trace"})
 
 
 def room_of(module: str) -> str:
@@ -177,10 +178,10 @@ def test_the_trail_may_lean_on_the_core_only(tmp_path: Path) -> None:
     bad = fake / "audit" / "log.py"
     bad.write_text("from ..atomic import locked\nfrom ..verdict.model import Answer\n")
     assert violations(bad, fake) == [
-        f"{NAME}/audit/log.py:2: audit may import only atomic, errors, git, paths, readers, text, "
-        f"trace, not {NAME}.verdict.model",
-        f"{NAME}/audit/log.py:2: audit may import only atomic, errors, git, paths, readers, text, "
-        f"trace, not {NAME}.verdict.model.Answer",
+        f"{NAME}/audit/log.py:2: audit may import only atomic, errors, git, paths, programs, readers, "
+        f"text, trace, not {NAME}.verdict.model",
+        f"{NAME}/audit/log.py:2: audit may import only atomic, errors, git, paths, programs, readers, "
+        f"text, trace, not {NAME}.verdict.model.Answer",
     ]
 
 

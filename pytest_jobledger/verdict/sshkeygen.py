@@ -15,12 +15,13 @@ reads are copies this process wrote into that folder; the plan's bytes go on std
 
 from __future__ import annotations
 
-import os
 import re
 import subprocess
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+
+from ..programs import base_environment, find_program
 
 #: What a signature over a plan is made for; a signature for anything else does not verify.
 NAMESPACE = "jobledger-approval"
@@ -28,7 +29,6 @@ NAMESPACE = "jobledger-approval"
 TIMEOUT_S = 10.0
 PROGRAM = "ssh-keygen"
 
-_KEPT_ENV: tuple[str, ...] = ("SYSTEMROOT", "WINDIR")
 #: ``<file>:<line>: <complaint>``: ssh-keygen's report of an allowed_signers line it cannot read.
 _FILE_LINE = re.compile(r"^(?P<file>.+?):(?P<line>\d+): (?P<what>.+)$")
 
@@ -65,28 +65,18 @@ class Done:
 
 def program(environ: Mapping[str, str] | None = None) -> str:
     """The absolute path of ssh-keygen on ``PATH``'s absolute entries, or :class:`Unavailable`."""
-    env = os.environ if environ is None else environ
-    names = (PROGRAM, PROGRAM + ".exe") if os.name == "nt" else (PROGRAM,)
-    for entry in env.get("PATH", os.defpath).split(os.pathsep):
-        if not entry or not os.path.isabs(entry):
-            continue
-        for name in names:
-            candidate = os.path.join(entry, name)
-            if os.path.isfile(candidate) and os.access(candidate, os.X_OK):
-                return candidate
-    raise Unavailable(
-        "ssh-keygen is not installed (or not on PATH); an approval's signature is checked with "
-        "OpenSSH's ssh-keygen (8.2 or later): install OpenSSH's client tools"
-    )
+    found = find_program(PROGRAM, environ)
+    if found is None:
+        raise Unavailable(
+            "ssh-keygen is not installed (or not on PATH); an approval's signature is checked "
+            "with OpenSSH's ssh-keygen (8.2 or later): install OpenSSH's client tools"
+        )
+    return found
 
 
 def environment(home: Path, environ: Mapping[str, str] | None = None) -> dict[str, str]:
     """ssh-keygen's whole environment: ``PATH`` (absolute entries), a scratch ``HOME``, C locale."""
-    env = os.environ if environ is None else environ
-    built = {name: env[name] for name in _KEPT_ENV if name in env}
-    path = env.get("PATH", os.defpath).split(os.pathsep)
-    built["PATH"] = os.pathsep.join(entry for entry in path if entry and os.path.isabs(entry))
-    built["HOME"] = str(home)
+    built = base_environment(home, environ)
     built["LC_ALL"] = "C"
     return built
 
