@@ -178,10 +178,10 @@ def test_the_trail_may_lean_on_the_core_only(tmp_path: Path) -> None:
     bad = fake / "audit" / "log.py"
     bad.write_text("from ..atomic import locked\nfrom ..verdict.model import Answer\n")
     assert violations(bad, fake) == [
-        f"{NAME}/audit/log.py:2: audit may import only atomic, errors, git, paths, programs, readers, "
-        f"text, trace, not {NAME}.verdict.model",
-        f"{NAME}/audit/log.py:2: audit may import only atomic, errors, git, paths, programs, readers, "
-        f"text, trace, not {NAME}.verdict.model.Answer",
+        f"{NAME}/audit/log.py:2: audit may import only atomic, errors, git, paths, programs, "
+        f"readers, text, trace, not {NAME}.verdict.model",
+        f"{NAME}/audit/log.py:2: audit may import only atomic, errors, git, paths, programs, "
+        f"readers, text, trace, not {NAME}.verdict.model.Answer",
     ]
 
 

@@ -286,6 +286,7 @@ def _check(
         allowed_display=config.display(config.allowed_signers_path)
         if config.allowed_signers_path is not None
         else "allowed_signers",
+        root=config.root,
         owner=owner,
         members=members,
         roster_display=roster.path if roster is not None else None,

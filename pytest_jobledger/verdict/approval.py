@@ -176,12 +176,16 @@ def check(
     now: datetime.datetime,
     allowed_signers: Path | None,
     allowed_display: str,
+    root: Path,
     owner: str | None,
     members: Sequence[str] | None,
     roster_display: str | None,
     history: History,
 ) -> ApprovalCheck:
-    """Check the signature in ``signature`` against the plan ``derived`` from the inputs now."""
+    """Check the signature in ``signature`` against the plan ``derived`` from the inputs now.
+
+    The signature and its plan are the operator's files, wherever they are; ``allowed_signers``
+    is the project's, read only inside ``root`` (a symlink out of it is refused)."""
     plan, raw = read_plan(signature)
     sig = _read(signature, MAX_SIGNATURE_BYTES, "the signature")
     if allowed_signers is None:
@@ -190,7 +194,9 @@ def check(
             '[tool.jobledger] allowed_signers = "overlays/allowed_signers" (git\'s format: '
             "`alice@example.com ssh-ed25519 AAAA...`)"
         )
-    text = _read(allowed_signers, MAX_ALLOWED_SIGNERS_BYTES, "allowed_signers", allowed_display)
+    text = _read(
+        allowed_signers, MAX_ALLOWED_SIGNERS_BYTES, "allowed_signers", allowed_display, root=root
+    )
     kept, revoked = _split(text)
     problems: list[tuple[str, str, str]] = []
     fix_new = "have an approver sign a new plan (--plan) for exactly this request"
@@ -333,10 +339,12 @@ def _split(text: str) -> tuple[str, str]:
     return "\n".join(kept) + "\n", "\n".join(revoked) + "\n"
 
 
-def _read_bytes(path: Path, limit: int, what: str, display: str | None = None) -> bytes:
+def _read_bytes(
+    path: Path, limit: int, what: str, display: str | None = None, *, root: Path | None = None
+) -> bytes:
     shown = display or str(path)
     try:
-        return read_regular(path, limit=limit)
+        return read_regular(path, root=root, limit=limit)
     except FileNotFoundError:
         raise ApprovalError(f"{what} does not exist", path=shown) from None
     except FileTooLarge:
@@ -348,8 +356,10 @@ def _read_bytes(path: Path, limit: int, what: str, display: str | None = None) -
         raise ApprovalError(f"{what} cannot be read: {exc.strerror or exc}", path=shown) from None
 
 
-def _read(path: Path, limit: int, what: str, display: str | None = None) -> str:
-    raw = _read_bytes(path, limit, what, display)
+def _read(
+    path: Path, limit: int, what: str, display: str | None = None, *, root: Path | None = None
+) -> str:
+    raw = _read_bytes(path, limit, what, display, root=root)
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError:

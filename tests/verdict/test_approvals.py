@@ -144,6 +144,16 @@ def change_project(root: Path, keys: Keys, change: str | None, monkeypatch: Any)
         signers = root / "overlays" / "allowed_signers"
         dana = allowed_signers(keys).splitlines()[0]
         signers.write_text("carol@example.com ssh-ed25519 ???\n" + dana + "\n")
+    elif change == "allowed_signers_symlink_out":
+        signers = root / "overlays" / "allowed_signers"
+        outside = root.parent / "outside_signers"
+        outside.write_text(signers.read_text())
+        signers.unlink()
+        signers.symlink_to(outside)
+    elif change == "allowed_signers_folder_out":
+        outside = root.parent / "outside_overlays"
+        shutil.move(str(root / "overlays"), outside)
+        (root / "overlays").symlink_to(outside, target_is_directory=True)
     elif change == "no_ssh_keygen":
         empty = root.parent / "empty-bin"
         empty.mkdir()
