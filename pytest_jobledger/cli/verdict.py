@@ -37,6 +37,7 @@ from ..text import one_line, say
 from ..verdict import Action, Answer, JobFacts, Request, Verdict, decide
 from ..verdict import plan as plans
 from ..verdict.approval import ApprovalCheck, changed_by, check, history
+from ..verdict.tiers import tier_of
 from .cards import verdict_card
 from .common import config_from_args, find_job
 from .listing import sources_json
@@ -73,7 +74,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--ticket", metavar="REF", help="the incident or change ticket")
     parser.add_argument("--actor", metavar="NAME", help="who asks (default: the OS user)")
     add_format_argument(parser, TEXT_JSON)
-    # -- issue 22: plans and signed approvals (kept in one block) ---------------------------------
+    # -- plans and signed approvals (kept in one block) -------------------------------------------
     parser.add_argument(
         "--plan",
         action="store_true",
@@ -98,7 +99,9 @@ def run(args: argparse.Namespace) -> int:
     store = open_trail(config)
     records = trail_records(store)
     past = history(records, request.job, request.ticket)
-    request = dataclasses.replace(request, history=past)
+    request = dataclasses.replace(
+        request, history=past, trail_problem=trail_problem(store, facts, request)
+    )
     now = plans.clock(session.today, pinned=bool(os.environ.get(TODAY_ENV, "").strip()))
     derived = derive_plan(snapshot, request, now, trail_lines=len(records))
     read = audit.Since(len(records), changed_by(records, request.job, request.ticket))
@@ -147,6 +150,20 @@ def trail_records(store: audit.Store) -> list[tuple[int, Any]]:
     except audit.AuditError as exc:
         raise _no_answer(exc, store.display) from exc
     return [(line.number, line.record) for line in lines if line.committed]
+
+
+def trail_problem(store: audit.Store, facts: JobFacts, request: Request) -> str | None:
+    """Why the trail is not intact, for a tier that fails closed without one (``None``: intact,
+    or a tier that does not ask)."""
+    if not tier_of(facts, request.action).needs_trail:
+        return None
+    try:
+        report = store.verify()
+    except audit.AuditError as exc:
+        return exc.message
+    if report.ok:
+        return None
+    return f"line {report.broken}: {report.reason}" if report.broken else report.reason
 
 
 def recorded(store: audit.Store, record: dict[str, Any], *, expect: audit.Since) -> audit.Line:
@@ -335,6 +352,7 @@ def audit_record(verdict: Verdict, snapshot: Snapshot) -> dict[str, Any]:
         "approved_by": request.approved_by,
         "ticket": request.ticket,
         "verdict": verdict.answer.value,
+        "tier": verdict.tier.level.value if verdict.tier is not None else None,
         "blockers": [reason.name for reason in verdict.blockers],
         "review": [reason.name for reason in verdict.review],
         "ledger": config.ledger_display,

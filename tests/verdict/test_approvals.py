@@ -30,6 +30,7 @@ SIGNED_FOR_RETRIES = """\
     dedupe_guard: the invoice id is the provider's idempotency key; a second capture is refused
     reconciliation: comparing captured invoices with the provider's settlement report
     bulk_retry_limit: 500
+    rollback: refund each duplicate capture through the provider's refund API, then reconcile
 """
 pytestmark = pytest.mark.skipif(shutil.which("ssh-keygen") is None, reason="needs OpenSSH")
 
@@ -315,6 +316,11 @@ def test_reruns_asked_without_a_ticket_are_reconciled_without_one(
 ) -> None:
     """A retry asked without --ticket is bounded like any other, and its group can be
     reconciled (no dead end where the next ticketless retry waits for ever)."""
+    overlay = shop / "overlays" / "job_policy.yaml"  # signed idempotent: a harmless R2 retry
+    text = overlay.read_text("utf-8")
+    entry = text.index(f"  {JOB}:\n")
+    tail = text[entry:].replace('idempotent: "no"', 'idempotent: "yes"', 1)
+    overlay.write_text(text[:entry] + tail, "utf-8")
     retry = ["verdict", JOB, "--action", "retry", "--actor", "alice", "--root", str(shop)]
     assert main(retry) == 0
     out = capsys.readouterr().out
