@@ -46,6 +46,7 @@ FORBIDDEN: dict[str, frozenset[str]] = {
     "programs": frozenset({"*"}),
     "trace": frozenset({"*"}),
     "readers": frozenset({"*"}),
+    "redact": frozenset({"*"}),
 }
 # The draft lane runs a person's command: it reads the ledger's records and nothing that judges
 # or presents; nothing that judges or presents (the gate, the plugin, the Action, reporters) may

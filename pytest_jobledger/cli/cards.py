@@ -18,6 +18,7 @@ from typing import Any
 from ..findings import Finding
 from ..gate.committed import COMMITTED, Snapshot
 from ..paths import Shown
+from ..redact import redact
 from ..text import clip, one_line
 from ..verdict import Evidence, Fact, JobFacts, Reason, Verdict, tiers
 from ..verdict.quality import quality_lines
@@ -101,7 +102,8 @@ def job_card(snapshot: Snapshot, facts: JobFacts) -> list[str]:
     lines.append(one_line(f"Ledger row (read from the code at {shown.location(job.location)}):"))
     extra = []
     if job.docstring is not None:
-        extra.append(Fact("docstring", job.docstring, Evidence.SOURCE, job.location))
+        docstring = redact(job.docstring, job.location)
+        extra.append(Fact("docstring", docstring, Evidence.SOURCE, job.location))
     if job.options:
         extra.append(Fact("options", dict(job.options), Evidence.SOURCE, job.location))
     lines.extend(fact_lines([*facts.ledger, *extra], shown))

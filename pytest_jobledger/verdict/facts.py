@@ -19,6 +19,7 @@ from ..gate.committed import COMMITTED, Snapshot
 from ..ledger.model import RESOLVED_FIELDS, Job, JSONValue
 from ..overlay.cells import CELLS, REVIEWED_ON
 from ..overlay.values import describe_value
+from ..redact import redact
 from .directives import Suspect, scan
 from .model import Evidence, Fact
 from .quality import Reading, cell_quality, ledger_file_quality, ledger_quality
@@ -242,7 +243,7 @@ def _cell_fact(row: JoinedJob, name: str, overlay_path: str) -> Fact:
         return Fact(
             name, None, Evidence.MISSING, where, f"holds {describe_value(cell.value)}, no answer"
         )
-    value = cell.value
+    value = redact(cell.value, where) if isinstance(cell.value, str) else cell.value
     return Fact(name, value if isinstance(value, (str, int)) else None, Evidence.SIGNED, where)
 
 
