@@ -132,6 +132,11 @@ class Config:
         return self.root / self.schema
 
     audit_log: str = DEFAULT_AUDIT_LOG
+    # -- audit_observations (the verdict lane's key; one block for the key table) ---------------
+    #: ``list`` and ``show`` append an observation event to the trail (off by default: reading
+    #: the ledger needs no trail, and a read-only checkout can still list its jobs).
+    audit_observations: bool = False
+    # -- end audit_observations ----------------------------------------------------------------
     bulk_retry_limit: int = DEFAULT_BULK_RETRY_LIMIT
     #: The approvers' keys (git's allowed_signers format, ``@revoked`` lines), for ``--approval``.
     allowed_signers: str | None = None
@@ -232,6 +237,7 @@ _TOP_KEYS = {
     "cells",
     "schema",
     "audit_log",
+    "audit_observations",  # the verdict lane's key (see its block on Config)
     "bulk_retry_limit",
     "allowed_signers",
     "runbook",
@@ -460,6 +466,7 @@ def config_from_table(
         cells=_cell_settings(table.get("cells", {}), required, blocked, fail),
         schema=inside("schema", string("schema", Config.schema)),
         audit_log=_audit_log(string("audit_log", Config.audit_log), inside, fail),
+        audit_observations=_boolean(table, "audit_observations", fail),  # the verdict lane's key
         bulk_retry_limit=_bulk_retry_limit(table, fail),
         allowed_signers=signers,
         project=project,

@@ -1,8 +1,10 @@
 """The trail's event kinds, each with a JSON Schema shipped in the package, checked before append.
 
 ``verdict`` (an answer of ``jobledger verdict``), ``plan`` (a plan written for an approver to
-sign), ``approval-check`` (a signed approval checked) and ``reconciliation`` (``jobledger
-reconcile``). The schemas are ``pytest_jobledger/schemas/audit-<kind>.schema.json``; a record
+sign), ``approval-check`` (a signed approval checked), ``reconciliation`` (``jobledger
+reconcile``), ``observation`` (``show`` or ``list`` read the ledger, when ``audit_observations``
+is on) and ``refusal`` (a verdict request refused before any answer, an unknown job
+included). The schemas are ``pytest_jobledger/schemas/audit-<kind>.schema.json``; a record
 that does not match its kind's schema is never appended (an :class:`AuditError`, so the command
 gives no answer), whichever store holds the trail. The chain itself (:mod:`.log`, :mod:`.store`)
 stays format-agnostic: it can be verified without knowing what an event means.
@@ -21,7 +23,15 @@ from .log import Line, Since
 from .store import Store
 
 #: Every event kind, in the order a request makes them.
-KINDS: tuple[str, ...] = ("plan", "approval-check", "verdict", "reconciliation")
+KINDS: tuple[str, ...] = (
+    "plan",
+    "approval-check",
+    "verdict",
+    "reconciliation",
+    # what was looked at and what was refused: the contract records every observation too
+    "observation",
+    "refusal",
+)
 
 
 def schema_resource(kind: str) -> str:

@@ -13,6 +13,7 @@ from ..verdict import JobFacts
 from .cards import job_card
 from .common import config_from_args, find_job
 from .listing import sources_json
+from .observations import observed
 from .options import TEXT_JSON, add_format_argument
 
 NAME = "show"
@@ -33,8 +34,10 @@ def minimised_row(facts: JobFacts) -> dict[str, Any]:
 
 
 def run(args: argparse.Namespace) -> int:
-    snapshot = Session.open(config_from_args(args), baseline=False).committed_view
+    config = config_from_args(args)
+    snapshot = Session.open(config, baseline=False).committed_view
     facts = find_job(snapshot, args.job)
+    observed(config, snapshot, args, command="show", job=facts.job.id, filters={}, shown=1)
     if args.format == "json":
         document = {
             **sources_json(snapshot),

@@ -41,6 +41,7 @@ from ..verdict.tiers import tier_of
 from .cards import verdict_card
 from .common import config_from_args, find_job
 from .listing import sources_json
+from .observations import refused
 from .options import TEXT_JSON, add_format_argument
 
 NAME = "verdict"
@@ -90,12 +91,32 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    request = _request(args)
-    _plan_options(args)
     config = config_from_args(args)
-    session = Session.open(config, baseline=False)
-    snapshot = session.committed_view
-    facts = find_job(snapshot, args.job)
+    known = False
+    try:
+        request = _request(args)
+        _plan_options(args)
+        session = Session.open(config, baseline=False)
+        snapshot = session.committed_view
+        facts = find_job(snapshot, args.job)
+        known = True
+        return _answer(args, config, session, snapshot, facts, request)
+    except audit.AuditError:
+        raise  # the trail is what failed: there is nowhere to record the refusal
+    except JobledgerError as error:
+        refused(config, args, error, known=known)
+        raise
+
+
+def _answer(
+    args: argparse.Namespace,
+    config: Config,
+    session: Session,
+    snapshot: Snapshot,
+    facts: JobFacts,
+    request: Request,
+) -> int:
+    """The verdict (or the plan) of a request the tool accepted, recorded before it is shown."""
     store = open_trail(config)
     records = trail_records(store)
     past = history(records, request.job, request.ticket)

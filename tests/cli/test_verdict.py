@@ -172,7 +172,7 @@ def test_a_lock_held_too_long_prints_no_verdict(
     assert not path.exists()
 
 
-def test_an_unknown_id_suggests_the_one_meant_and_records_nothing(
+def test_an_unknown_id_suggests_the_one_meant_and_records_only_the_refusal(
     shop: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     args = ["verdict", "capture_invoice", "--root", str(shop), "--action", "retry"]
@@ -184,7 +184,10 @@ def test_an_unknown_id_suggests_the_one_meant_and_records_nothing(
     )
     assert main([*args[:1], "acme_shop.billing.tasks.capture_invoce", *args[2:]]) == 2
     assert f"did you mean {JOB}?" in capsys.readouterr().err
-    assert not (shop / ".jobledger").exists()
+    records = [
+        line.record for line in audit.read_lines(shop / ".jobledger" / "audit.ndjson", root=shop)
+    ]
+    assert [record["event"] for record in records if record is not None] == ["refusal", "refusal"]
 
 
 @pytest.mark.parametrize(
