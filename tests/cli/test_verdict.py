@@ -213,7 +213,10 @@ def test_a_bad_request_is_a_usage_error(
 ) -> None:
     assert main(["verdict", JOB, "--root", str(shop), *extra]) == 2
     assert says in capsys.readouterr().err
-    assert not (shop / ".jobledger").exists()
+    (line,) = audit.read_lines(shop / ".jobledger" / "audit.ndjson", root=shop)
+    assert line.record is not None
+    assert line.record["event"] == "refusal"  # recorded, and no verdict was given
+    assert says in line.record["reason"]
 
 
 def test_an_unknown_action_is_refused_by_the_parser(
