@@ -37,9 +37,11 @@ from .records import (
     ModuleSummary,
     Reference,
     dotted_name,
+    head_name,
 )
 from .resolve import ProjectIndex, Ref
 from .rows import RowBuilder, Scope
+from .scopes import names_read
 from .values import source_text
 
 
@@ -59,6 +61,7 @@ class Sites:
     #: The names the tree binds to a job decorator (:func:`.prefilter.alias_closure`), known
     #: whether or not places are filtered: a refused alias of one is reported.
     aliases: frozenset[str] = frozenset()
+    _names: frozenset[str] | None = None
 
     def match(self, ref: Ref) -> Match | None:
         found = match(ref, self.config)
@@ -96,11 +99,18 @@ class Sites:
         callee, args = (node.func, node.args) if isinstance(node, cst.Call) else (node, ())
         if self._skipped(callee):
             return
-        ref = self.index.resolve_expr(summary, callee)
-        if ref is None:
+        ref, local = self._resolve(summary, callee, site.context)
+        if ref is None or local:
             if not site.reads & site.context.params:  # a declared decorator's own use is not
                 yield from self._local_name(  # reported; anything else is
-                    summary, site.line, site.context, callee, site.target.name, declared=True
+                    summary,
+                    site.line,
+                    site.context,
+                    callee,
+                    site.target.name,
+                    ref=ref,
+                    applied=True,
+                    declared=True,
                 )
             return
         match = self.match(ref)
@@ -131,16 +141,20 @@ class Sites:
             return  # ``shared_task(queue=q)`` inside a wrapper: read with it (wrapper.py)
         if self._skipped(callee):
             return
-        ref = self.index.resolve_expr(summary, callee)
-        if ref is None:
+        ref, local = self._resolve(summary, callee, site.context)
+        if ref is None or local:
             if curried or positional:
                 label = source_text(positional[0].value, 40) if positional else "a function"
                 handed = positional[0].value if positional else None
-                hands_a_parameter = (
-                    isinstance(handed, cst.Name) and handed.value in site.context.params
-                )
                 yield from self._local_name(
-                    summary, site.line, site.context, callee, label, declared=not hands_a_parameter
+                    summary,
+                    site.line,
+                    site.context,
+                    callee,
+                    label,
+                    ref=ref,
+                    applied=curried,
+                    declared=handed is None or not _wraps_a_parameter(handed, site.context),
                 )
             return
         if not curried and self._is_register_method(ref):
@@ -169,8 +183,9 @@ class Sites:
         label = source_text(target_node, 40)
         if self._inside_configured_decorator(summary, site.context):
             # the declared decorator's implementation registers a parameter (the function it
-            # decorates); registering anything else hides a job in its body
-            if not (isinstance(target_node, cst.Name) and target_node.value in site.context.params):
+            # decorates), or an inner def that calls it (``huey.task(...)(inner)``: the call
+            # form of a decorated inner def); registering anything else hides a job in its body
+            if not _wraps_a_parameter(target_node, site.context):
                 yield self._not_the_decorated(summary, site.line, site.context, match, label)
             return
         problem = self._context_problem(summary, site.line, site.context, match, label)
@@ -196,13 +211,22 @@ class Sites:
         """A job decorator (or a framework's registering method) used as a value: whatever it
         registers cannot be followed, so the place is reported, never left silent."""
         node = site.node
+        if site.target is not None and site.context.local(head_name(node) or "") is None:
+            held = self._held_decorator(summary, node)
+            if held is not None:
+                yield self._held(summary, site, held)
+                return
         if self._skipped(node) or self._inside_configured_decorator(summary, site.context):
             return
-        ref = self.index.resolve_expr(summary, node)
+        ref, local = self._resolve(summary, node, site.context)
         target = site.target or "a function"
+        if local and ref is None:
+            return  # a parameter, local or comprehension variable: not the module's name
         if ref is None:
             if site.target is not None:  # in a decorator: the name is a decorator's, not data
-                yield from self._local_name(summary, site.line, site.context, node, target)
+                yield from self._local_name(
+                    summary, site.line, site.context, node, target, ref=None, applied=False
+                )
             return
         if ref.refusal is not None:
             if site.target is not None or any(
@@ -297,11 +321,17 @@ class Sites:
         callee: cst.BaseExpression,
         target: str,
         *,
+        ref: Ref | None,
+        applied: bool,
         declared: bool = False,
     ) -> Iterator[Unsupported]:
-        """Inside a function, a decorator spelled like a job (or an alias of one) whose name is
-        not bound at module level is bound in that function (``from .celery import app`` in its
-        body): the registration runs only when the function does. Reported, never dropped.
+        """Inside a function, a registration whose name that function binds (``from .celery
+        import app`` in its body), or that is bound nowhere: it runs only when the function does.
+        Reported, never dropped, when the binding says it is a job decorator (``ref``, what a
+        local import leads to, matches one) or, for a decorator ``applied`` to a def (or a
+        curried call), when its last part is exactly a framework's registering name
+        (``@app.task`` with ``app`` a parameter). A method that merely ends in ``task``
+        (``self.run_task(x)``, ``progress.add_task(...)``) is no evidence.
         Inside a declared decorator it is reported only with ``declared`` (it registers
         something other than the function the decorator wraps)."""
         if not context.in_function:
@@ -313,6 +343,8 @@ class Sites:
             return
         last = spelled.rsplit(".", 1)[-1]
         if not spelled_like_a_job(spelled, self.config) and last not in self.aliases:
+            return
+        if not self._bound_to_a_job(ref, spelled, applied):
             return
         where = ".".join(context.in_function)
         qualname = f"{summary.source.module}.{context.in_function[0]}"
@@ -326,6 +358,86 @@ class Sites:
             f"job at module level; if {qualname} is a decorator that registers the functions it "
             f'wraps, declare it as [tool.jobledger.decorators."{qualname}"]; or exclude this '
             "file if it is not a real job",
+        )
+
+    def _resolve(
+        self, summary: ModuleSummary, node: cst.BaseExpression, context: Context
+    ) -> tuple[Ref | None, bool]:
+        """What ``node`` names where it is used, and whether its first name is bound there
+        rather than at module level (a parameter, local, comprehension variable or class
+        attribute shadows the module's name; a local import is followed)."""
+        head = head_name(node)
+        bindings = context.local(head) if head is not None else None
+        if bindings is None:
+            return self.index.resolve_expr(summary, node), False
+        targets = {binding.target for binding in bindings}
+        imported = all(binding.kind == "import" for binding in bindings)
+        if not imported or len(targets) != 1 or None in targets:
+            return None, True
+        ref = self.index.follow(next(iter(t for t in targets if t is not None)))
+        spelled = dotted_name(node) or ""
+        for attr in spelled.split(".")[1:]:
+            ref = None if ref is None else self.index.attribute(ref, attr)
+        return ref, True
+
+    def _bound_to_a_job(self, ref: Ref | None, spelled: str, applied: bool) -> bool:
+        """Whether a name bound in a function (or nowhere) is evidence of a registration."""
+        if ref is not None:
+            if ref.refusal is not None:
+                return applied and self.refused_job(ref, spelled) is not None
+            return self.match(ref) is not None or self._is_register_method(ref)
+        return applied and spelled.rsplit(".", 1)[-1] in self._registering_names()
+
+    def _registering_names(self) -> frozenset[str]:
+        """The last parts of every framework's decorators and of the configured ones: the names
+        a decorator of an unknown object (``@app.task``, ``app`` a parameter) registers by."""
+        if self._names is None:
+            names = {key.rsplit(".", 1)[-1] for fw in FRAMEWORKS.values() for key in fw.decorators}
+            names |= {name.rsplit(".", 1)[-1] for name in self.config.decorators}
+            self._names = frozenset(names)
+        return self._names
+
+    def _held_decorator(
+        self, summary: ModuleSummary, node: cst.BaseExpression
+    ) -> tuple[Match, cst.BaseExpression] | None:
+        """For a name in a decorator bound once in this module to a literal container (``DECOS =
+        {"t": app.task}``): the job decorator it holds, which ``@DECOS["t"]`` applies."""
+        if not isinstance(node, cst.Name):
+            return None
+        bindings = summary.bindings.get(node.value)
+        if not bindings or len(bindings) != 1 or bindings[0].kind != "assign":
+            return None
+        value = bindings[0].value
+        if isinstance(value, cst.Dict):
+            held = [e.value for e in value.elements if isinstance(e, cst.DictElement)]
+        elif isinstance(value, (cst.List, cst.Tuple, cst.Set)):
+            held = [element.value for element in value.elements]
+        else:
+            return None
+        for element in held:
+            element = element.func if isinstance(element, cst.Call) else element
+            if not isinstance(element, (cst.Name, cst.Attribute)):
+                continue
+            ref = self.index.resolve_expr(summary, element)
+            found = self.match(ref) if ref is not None and ref.refusal is None else None
+            if found is not None:
+                return found, element
+        return None
+
+    def _held(
+        self, summary: ModuleSummary, site: Reference, held: tuple[Match, cst.BaseExpression]
+    ) -> Unsupported:
+        found, element = held
+        container = dotted_name(site.node) or source_text(site.node, 40)
+        spelled = dotted_name(element) or source_text(element, 40)
+        return Unsupported(
+            summary.source.rel_path,
+            site.line,
+            Pattern.DYNAMIC_REGISTRATION,
+            f"The decorator of {site.target} takes the {found.framework} job decorator {spelled} "
+            f"out of {container}, which the parser cannot follow, so the job is not listed."
+            f"\nDecorate the def with {spelled} itself, or accept this place with a "
+            "'# jobledger: ignore[dynamic-registration] -- why' comment",
         )
 
     def _is_register_method(self, ref: Ref) -> bool:
@@ -421,6 +533,21 @@ def _declare(summary: ModuleSummary, context: Context, match: Match) -> str:
         f'[tool.jobledger.decorators."{qualname}"]{framework} to the configuration, and each '
         "function it decorates is listed as a job"
     )
+
+
+def _wraps_a_parameter(node: cst.BaseExpression, context: Context) -> bool:
+    """Whether a registration inside a function hands on the function that function wraps:
+    one of its parameters, or a def nested in it whose body reads one (``inner`` calling
+    ``fn``: Huey's retry recipe, a drop-in ``django_rq.job`` that adds context)."""
+    if not isinstance(node, cst.Name):
+        return False
+    if node.value in context.params:
+        bindings = context.local(node.value)
+        return bindings is None or any(binding.kind == "param" for binding in bindings)
+    for binding in context.local(node.value) or ():
+        if binding.node is not None and names_read(binding.node) & context.params:
+            return True
+    return False
 
 
 def _names_register_task(callee: cst.BaseExpression) -> bool:

@@ -33,6 +33,17 @@ from .records import (
     first_statement,
     replace_context,
 )
+from .scopes import (
+    OTHER,
+    LocalBinding,
+    Scope,
+    bind_in,
+    bind_local,
+    bind_statement,
+    function_scope,
+    import_target,
+    names_read,
+)
 
 
 def summarize(
@@ -68,32 +79,6 @@ def twin_tree(data: bytes) -> ast.Module | None:
         return ast.parse(data)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
-
-
-def _import_target(node: cst.ImportFrom, package: str) -> str | None:
-    """The absolute module a ``from … import`` reads from, or ``None`` if it climbs too high."""
-    module = dotted_name(node.module) if node.module is not None else ""
-    level = len(node.relative)
-    if level == 0:
-        return module
-    parts = package.split(".") if package else []
-    if level - 1 >= len(parts):  # "beyond top-level package": Python refuses it too
-        return None
-    base = parts[: len(parts) - (level - 1)]
-    return ".".join([*base, module] if module else base)
-
-
-def _reads(node: cst.FunctionDef | cst.ClassDef) -> frozenset[str]:
-    """The names a nested definition's body reads; walked only for a decorated def inside a
-    function, which is rare, so the generic visitor's cost does not matter here."""
-    found: set[str] = set()
-
-    class _Collect(cst.CSTVisitor):
-        def visit_Name(self, name: cst.Name) -> None:
-            found.add(name.value)
-
-    node.body.visit(_Collect())
-    return frozenset(found)
 
 
 class _Misaligned(Exception):
@@ -181,6 +166,8 @@ class _Walker:
         elif isinstance(node, cst.For):
             if at_module:
                 self._bind_target(node.target, self._line(node, twin))
+            else:
+                bind_local(node.target, context.scope)
             self._bodies(node, twin, replace_context(context, in_loop=True))
         elif isinstance(node, cst.While):
             self._bodies(node, twin, replace_context(context, in_loop=True))
@@ -190,6 +177,10 @@ class _Walker:
                 for item in node.items:
                     if item.asname is not None:
                         self._bind_target(item.asname.name, line)
+            else:
+                for item in node.items:
+                    if item.asname is not None:
+                        bind_local(item.asname.name, context.scope)
             self._bodies(node, twin, context)
         elif isinstance(node, (cst.Try, cst.TryStar)):
             self.try_statement(node, twin, context)
@@ -241,6 +232,8 @@ class _Walker:
             twin_handler = handlers[index] if handlers is not None else None
             if at_module and handler.name is not None:
                 self._bind_target(handler.name.name, self._line(handler, twin_handler))
+            elif handler.name is not None:
+                bind_local(handler.name.name, context.scope)
             self.block(_suite(handler.body), getattr(twin_handler, "body", None), context)
         if node.orelse is not None:
             self.block(_suite(node.orelse.body), getattr(twin, "orelse", None), context)
@@ -259,7 +252,7 @@ class _Walker:
         twin_decorators = getattr(twin, "decorator_list", None)
         if twin_decorators is not None and len(twin_decorators) != len(node.decorators):
             raise _Misaligned
-        reads = _reads(node) if context.in_function and node.decorators else frozenset()
+        reads = names_read(node) if context.in_function and node.decorators else frozenset()
         for index, decorator in enumerate(node.decorators):
             twin_decorator = twin_decorators[index] if twin_decorators is not None else None
             line = self._line(decorator, twin_decorator)
@@ -273,6 +266,13 @@ class _Walker:
     ) -> None:
         """A decorator the sites do not follow (``@[app.task][0]``, ``@wrap(app.task)``) may
         still apply a job decorator: the names in it are references (see :class:`Reference`)."""
+        while isinstance(expression, cst.NamedExpr):
+            # ``@(t := app.task(...))`` applies what it names: that is a job decorator used in
+            # a shape the sites do not follow, reported as such (never silent)
+            expression = expression.value
+            inner = expression.func if isinstance(expression, cst.Call) else expression
+            if isinstance(inner, (cst.Name, cst.Attribute)):
+                self.summary.references.append(Reference(inner, line, context, target))
         callee = expression.func if isinstance(expression, cst.Call) else expression
         if not isinstance(callee, (cst.Name, cst.Attribute)):
             self._value(expression, line, context, target)
@@ -293,16 +293,17 @@ class _Walker:
             self.summary.functions.setdefault(qualpath, info)
         if not context.in_function and not context.classes:
             self.summary.bind(name, Binding("def", line))
+        elif context.scope is not None:
+            nested = node if context.scope.kind == "function" else None
+            context.scope.bind(name, LocalBinding("def", node=nested))
         self._decorators(node, twin, info, context)
-        params = node.params
-        own = [*params.posonly_params, *params.params, *params.kwonly_params]
-        for extra in (params.star_arg, params.star_kwarg):
-            if isinstance(extra, cst.Param):
-                own.append(extra)
+        own = _own_params(node.params)
+        scope = function_scope(own, context.scope)
         inner = replace_context(
             context,
             in_function=(*context.in_function, qualpath if not context.in_function else name),
             params=context.params | {param.name.value for param in own},
+            scope=scope,
         )
         self.block(_suite(node.body), getattr(twin, "body", None), inner)
 
@@ -336,8 +337,12 @@ class _Walker:
             self.summary.classes.setdefault(qualpath, info)
         if not context.in_function and not context.classes:
             self.summary.bind(name, Binding("class", line))
+        elif context.scope is not None:
+            context.scope.bind(name, OTHER)
         self._decorators(node, twin, info, context)
-        inner = replace_context(context, classes=(*context.classes, name))
+        inner = replace_context(
+            context, classes=(*context.classes, name), scope=Scope("class", context.scope)
+        )
         self.block(_suite(node.body), getattr(twin, "body", None), inner)
 
     # -- small statements --------------------------------------------------------------------
@@ -345,6 +350,8 @@ class _Walker:
     def small(
         self, node: cst.CSTNode, twin: ast.stmt | None, context: Context, at_module: bool
     ) -> None:
+        if not at_module and context.scope is not None:
+            bind_statement(node, context.scope, self.summary.source.package)
         if isinstance(node, cst.Import):
             if at_module:
                 self.import_names(node, self._line(node, twin))
@@ -399,7 +406,7 @@ class _Walker:
                 self.summary.bind(head, Binding("import", line, target=head))
 
     def import_from(self, node: cst.ImportFrom, line: int) -> None:
-        base = _import_target(node, self.summary.source.package)
+        base = import_target(node, self.summary.source.package)
         if isinstance(node.names, cst.ImportStar):
             if base:
                 self.summary.star_imports.append(base)
@@ -457,7 +464,10 @@ class _Walker:
             return
         if not isinstance(attribute, cst.SimpleString) or attribute.prefix.lower() not in ("", "u"):
             return
-        text = attribute.evaluated_value
+        try:
+            text = attribute.evaluated_value
+        except (ValueError, SyntaxError, MemoryError):  # a raw NUL byte: no attribute's name
+            return
         if not isinstance(text, str) or not text.isidentifier():
             return
         synthetic = cst.Attribute(value=owner, attr=cst.Name(text))
@@ -500,12 +510,18 @@ class _Walker:
             for element in node.elements:
                 self._value(element.value, line, context, target)
         elif isinstance(node, (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)):
+            # a comprehension is a loop, and a scope: its variables shadow the enclosing names
+            # everywhere in it but the first iterable, which the enclosing scope evaluates
             looped = replace_context(context, in_loop=True)
-            self._value(node.value if isinstance(node, cst.DictComp) else node.elt, line, looped)
+            inner = replace_context(looped, scope=Scope("comprehension", context.scope))
             clause: cst.CompFor | None = node.for_in
+            outer = True
             while clause is not None:
-                self._value(clause.iter, line, looped, target)
+                self._value(clause.iter, line, looped if outer else inner, target)
+                bind_local(clause.target, inner.scope)
+                outer = False
                 clause = clause.inner_for_in
+            self._value(node.value if isinstance(node, cst.DictComp) else node.elt, line, inner)
         elif isinstance(node, cst.Dict):
             for item in node.elements:
                 self._value(item.value, line, context, target)
@@ -519,8 +535,24 @@ class _Walker:
         elif isinstance(node, cst.BooleanOperation):
             self._value(node.left, line, context, target)
             self._value(node.right, line, context, target)
-        elif isinstance(node, (cst.StarredElement, cst.NamedExpr)):
+        elif isinstance(node, cst.StarredElement):
+            self._value(node.value, line, context, target)
+        elif isinstance(node, cst.NamedExpr):
+            if context.scope is not None:
+                bind_in(node.target, context.scope.function())
             self._value(node.value, line, context, target)
         elif isinstance(node, cst.Lambda):
-            inner = replace_context(context, in_function=(*context.in_function, "<lambda>"))
+            inner = replace_context(
+                context,
+                in_function=(*context.in_function, "<lambda>"),
+                scope=function_scope(_own_params(node.params), context.scope),
+            )
             self._value(node.body, line, inner, target)
+
+
+def _own_params(params: cst.Parameters) -> list[cst.Param]:
+    own = [*params.posonly_params, *params.params, *params.kwonly_params]
+    for extra in (params.star_arg, params.star_kwarg):
+        if isinstance(extra, cst.Param):
+            own.append(extra)
+    return own
