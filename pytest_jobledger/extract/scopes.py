@@ -35,11 +35,17 @@ class Scope:
     kind: str  # "function", "class" or "comprehension"
     parent: Scope | None = None
     names: dict[str, list[LocalBinding]] = field(default_factory=dict)
-    declared_global: set[str] = field(default_factory=set)
+    #: ``global name`` declarations, by the line that declares them.
+    declared_global: dict[str, int] = field(default_factory=dict)
     declared_nonlocal: set[str] = field(default_factory=set)
+    #: The declared globals this scope assigns: module-level bindings (a ``global`` alone
+    #: rebinds nothing).
+    rebound_globals: set[str] = field(default_factory=set)
 
     def bind(self, name: str, binding: LocalBinding) -> None:
-        if name not in self.declared_global and name not in self.declared_nonlocal:
+        if name in self.declared_global:
+            self.rebound_globals.add(name)
+        elif name not in self.declared_nonlocal:
             self.names.setdefault(name, []).append(binding)
 
     def lookup(self, name: str) -> list[LocalBinding] | None:
@@ -116,8 +122,6 @@ def bind_statement(node: cst.CSTNode, scope: Scope, package: str) -> None:
             bind_in(node.target, scope)
     elif isinstance(node, cst.Del):
         bind_in(node.target, scope)
-    elif isinstance(node, cst.Global):
-        scope.declared_global.update(item.name.value for item in node.names)
     elif isinstance(node, cst.Nonlocal):
         scope.declared_nonlocal.update(item.name.value for item in node.names)
 

@@ -306,6 +306,8 @@ class _Walker:
             scope=scope,
         )
         self.block(_suite(node.body), getattr(twin, "body", None), inner)
+        for rebound in sorted(scope.rebound_globals):
+            self.summary.bind(rebound, Binding("other", scope.declared_global[rebound]))
 
     def klass(self, node: cst.ClassDef, twin: ast.stmt | None, context: Context) -> None:
         if twin is not None and getattr(twin, "name", None) != node.name.value:
@@ -389,10 +391,10 @@ class _Walker:
         elif isinstance(node, cst.Del):
             if at_module:
                 self._bind_target(node.target, self._line(node, twin))
-        elif isinstance(node, cst.Global):
+        elif isinstance(node, cst.Global) and context.scope is not None:
             line = self._line(node, twin)
-            for item in node.names:
-                self.summary.bind(item.name.value, Binding("other", line))
+            for item in node.names:  # bound at module level if the scope assigns it
+                context.scope.declared_global.setdefault(item.name.value, line)
 
     def import_names(self, node: cst.Import, line: int) -> None:
         for alias in node.names:
