@@ -25,7 +25,14 @@ import libcst as cst
 
 from ..config import Config
 from ..ledger.model import Job, Pattern, Unsupported
+from . import advice
 from .arguments import CallArguments, read
+from .binding import (
+    held_decorator,
+    registering_names,
+    resolve_in,
+    wraps_a_parameter,
+)
 from .frameworks import FRAMEWORKS
 from .matching import Match, match, spelled_like_a_job
 from .prefilter import Words
@@ -41,7 +48,6 @@ from .records import (
 )
 from .resolve import ProjectIndex, Ref
 from .rows import RowBuilder, Scope
-from .scopes import names_read
 from .values import source_text
 
 
@@ -61,7 +67,6 @@ class Sites:
     #: The names the tree binds to a job decorator (:func:`.prefilter.alias_closure`), known
     #: whether or not places are filtered: a refused alias of one is reported.
     aliases: frozenset[str] = frozenset()
-    _names: frozenset[str] | None = None
 
     def match(self, ref: Ref) -> Match | None:
         found = match(ref, self.config)
@@ -99,7 +104,7 @@ class Sites:
         callee, args = (node.func, node.args) if isinstance(node, cst.Call) else (node, ())
         if self._skipped(callee):
             return
-        ref, local = self._resolve(summary, callee, site.context)
+        ref, local = resolve_in(self.index, summary, callee, site.context)
         if ref is None or local:
             if not site.reads & site.context.params:  # a declared decorator's own use is not
                 yield from self._local_name(  # reported; anything else is
@@ -120,11 +125,11 @@ class Sites:
             return
         if self._inside_configured_decorator(summary, site.context):
             if not site.reads & site.context.params:  # registers something it does not wrap
-                yield self._not_the_decorated(
+                yield advice.not_the_decorated(
                     summary, site.line, site.context, match, site.target.name
                 )
             return
-        problem = self._context_problem(summary, site.line, site.context, match, site.target.name)
+        problem = advice.context_problem(summary, site.line, site.context, match, site.target.name)
         if problem is not None:
             yield problem
             return
@@ -141,7 +146,7 @@ class Sites:
             return  # ``shared_task(queue=q)`` inside a wrapper: read with it (wrapper.py)
         if self._skipped(callee):
             return
-        ref, local = self._resolve(summary, callee, site.context)
+        ref, local = resolve_in(self.index, summary, callee, site.context)
         if ref is None or local:
             if curried or positional:
                 label = source_text(positional[0].value, 40) if positional else "a function"
@@ -154,7 +159,7 @@ class Sites:
                     label,
                     ref=ref,
                     applied=curried,
-                    declared=handed is None or not _wraps_a_parameter(handed, site.context),
+                    declared=handed is None or not wraps_a_parameter(handed, site.context),
                 )
             return
         if not curried and self._is_register_method(ref):
@@ -185,22 +190,29 @@ class Sites:
             # the declared decorator's implementation registers a parameter (the function it
             # decorates), or an inner def that calls it (``huey.task(...)(inner)``: the call
             # form of a decorated inner def); registering anything else hides a job in its body
-            if not _wraps_a_parameter(target_node, site.context):
-                yield self._not_the_decorated(summary, site.line, site.context, match, label)
+            if not wraps_a_parameter(target_node, site.context):
+                yield advice.not_the_decorated(summary, site.line, site.context, match, label)
             return
-        problem = self._context_problem(summary, site.line, site.context, match, label)
+        problem = advice.context_problem(summary, site.line, site.context, match, label)
         if problem is not None:
             yield problem
             return
         target = self._local_function(summary, target_node, call)
         if target is None:
+            path = summary.source.rel_path
             yield Unsupported(
-                summary.source.rel_path,
+                path,
                 site.line,
                 Pattern.DYNAMIC_REGISTRATION,
-                f"{match.decorator}({label}) registers something that is not a function defined "
-                "in this module, so the parser cannot tell which job it is; register the function "
-                "where it is defined (decorate its def), or exclude this file if it is not a job",
+                advice.compose(
+                    f"{advice.short(match.decorator)}({label}) registers something that is not a "
+                    "function defined in this module, so the parser cannot tell which job it is.",
+                    advice.fitted(
+                        path,
+                        Pattern.DYNAMIC_REGISTRATION,
+                        "Register the function where it is defined (decorate its def)",
+                    ),
+                ),
             )
             return
         yield self.rows.job(summary, target, summary, site.line, match, ref, registration_args)
@@ -212,13 +224,13 @@ class Sites:
         registers cannot be followed, so the place is reported, never left silent."""
         node = site.node
         if site.target is not None and site.context.local(head_name(node) or "") is None:
-            held = self._held_decorator(summary, node)
+            held = held_decorator(self.index, summary, node, self.match)
             if held is not None:
-                yield self._held(summary, site, held)
+                yield advice.held(summary, site, held)
                 return
         if self._skipped(node) or self._inside_configured_decorator(summary, site.context):
             return
-        ref, local = self._resolve(summary, node, site.context)
+        ref, local = resolve_in(self.index, summary, node, site.context)
         target = site.target or "a function"
         if local and ref is None:
             return  # a parameter, local or comprehension variable: not the module's name
@@ -238,18 +250,24 @@ class Sites:
         found = self.match(ref)
         if found is None and not self._is_register_method(ref):
             return
-        spelled = dotted_name(node) or source_text(node, 40)
+        spelled = advice.short(dotted_name(node) or source_text(node, 40))
         what = f"the {found.framework} job decorator" if found else "a task registering method"
-        where = f"in the decorator of {site.target}" if site.target else "as a value"
+        where = f"in the decorator of {advice.short(site.target)}" if site.target else "as a value"
+        path = summary.source.rel_path
         yield Unsupported(
-            summary.source.rel_path,
+            path,
             site.line,
             Pattern.DYNAMIC_REGISTRATION,
-            f"{spelled} is {what}, used {where} (passed on, stored, returned, subscripted or "
-            "fetched by getattr) rather than applied to a def, so the parser cannot tell which "
-            "job it registers. Decorate the job's def with it (@"
-            f"{spelled}(...)) or call it on a module-level function (fn = {spelled}(fn)), "
-            "or exclude this file if it registers no job",
+            advice.compose(
+                f"{spelled} is {what}, used {where} rather than applied to a def, so the parser "
+                "cannot tell which job it registers.",
+                advice.fitted(
+                    path,
+                    Pattern.DYNAMIC_REGISTRATION,
+                    f"Decorate the job's def with it (@{spelled}(...)) or call it on a "
+                    f"module-level function (fn = {spelled}(fn))",
+                ),
+            ),
         )
 
     def _local_function(
@@ -304,13 +322,21 @@ class Sites:
         maybe = self.refused_job(ref, spelled)
         if ref.refusal is None or maybe is None:
             return
+        path = summary.source.rel_path
+        reason = ref.refusal.message
         yield Unsupported(
-            summary.source.rel_path,
+            path,
             line,
             ref.refusal.pattern,
-            f"{spelled} may register {target} as {maybe}, but {ref.refusal.message}, so it is "
-            f"not in the ledger. {_FIXES[ref.refusal.pattern]}, or exclude this file if it "
-            "registers no job",
+            advice.compose(
+                f"{advice.short(spelled)} may register {advice.short(target)} as {maybe}, but the "
+                "parser cannot follow that name, so it is not in the ledger.",
+                advice.fitted(
+                    path,
+                    ref.refusal.pattern,
+                    f"{reason[:1].upper()}{reason[1:]}. {_FIXES[ref.refusal.pattern]}",
+                ),
+            ),
         )
 
     def _local_name(
@@ -346,39 +372,27 @@ class Sites:
             return
         if not self._bound_to_a_job(ref, spelled, applied):
             return
-        where = ".".join(context.in_function)
+        where = advice.short(".".join(context.in_function))
         qualname = f"{summary.source.module}.{context.in_function[0]}"
+        path = summary.source.rel_path
+        head = spelled.split(".")[0]
         yield Unsupported(
-            summary.source.rel_path,
+            path,
             line,
             Pattern.FACTORY_REGISTRATION,
-            f"{spelled} may register {target} inside {where}(), where {spelled.split('.')[0]} is "
-            "bound by that function (not at module level), so the job only exists when it runs "
-            "and the parser cannot know its id or arguments. Import the app and register the "
-            f"job at module level; if {qualname} is a decorator that registers the functions it "
-            f'wraps, declare it as [tool.jobledger.decorators."{qualname}"]; or exclude this '
-            "file if it is not a real job",
+            advice.compose(
+                f"{advice.short(spelled)} may register {advice.short(target)} inside {where}(), "
+                f"where {advice.short(head)} is bound by that function, so the job exists only "
+                "when it runs.",
+                advice.fitted(
+                    path,
+                    Pattern.FACTORY_REGISTRATION,
+                    "Import the app and register the job at module level; if "
+                    f"{qualname} is a decorator that registers the functions it wraps, declare "
+                    f'it as [tool.jobledger.decorators."{qualname}"]',
+                ),
+            ),
         )
-
-    def _resolve(
-        self, summary: ModuleSummary, node: cst.BaseExpression, context: Context
-    ) -> tuple[Ref | None, bool]:
-        """What ``node`` names where it is used, and whether its first name is bound there
-        rather than at module level (a parameter, local, comprehension variable or class
-        attribute shadows the module's name; a local import is followed)."""
-        head = head_name(node)
-        bindings = context.local(head) if head is not None else None
-        if bindings is None:
-            return self.index.resolve_expr(summary, node), False
-        targets = {binding.target for binding in bindings}
-        imported = all(binding.kind == "import" for binding in bindings)
-        if not imported or len(targets) != 1 or None in targets:
-            return None, True
-        ref = self.index.follow(next(iter(t for t in targets if t is not None)))
-        spelled = dotted_name(node) or ""
-        for attr in spelled.split(".")[1:]:
-            ref = None if ref is None else self.index.attribute(ref, attr)
-        return ref, True
 
     def _bound_to_a_job(self, ref: Ref | None, spelled: str, applied: bool) -> bool:
         """Whether a name bound in a function (or nowhere) is evidence of a registration."""
@@ -386,59 +400,7 @@ class Sites:
             if ref.refusal is not None:
                 return applied and self.refused_job(ref, spelled) is not None
             return self.match(ref) is not None or self._is_register_method(ref)
-        return applied and spelled.rsplit(".", 1)[-1] in self._registering_names()
-
-    def _registering_names(self) -> frozenset[str]:
-        """The last parts of every framework's decorators and of the configured ones: the names
-        a decorator of an unknown object (``@app.task``, ``app`` a parameter) registers by."""
-        if self._names is None:
-            names = {key.rsplit(".", 1)[-1] for fw in FRAMEWORKS.values() for key in fw.decorators}
-            names |= {name.rsplit(".", 1)[-1] for name in self.config.decorators}
-            self._names = frozenset(names)
-        return self._names
-
-    def _held_decorator(
-        self, summary: ModuleSummary, node: cst.BaseExpression
-    ) -> tuple[Match, cst.BaseExpression] | None:
-        """For a name in a decorator bound once in this module to a literal container (``DECOS =
-        {"t": app.task}``): the job decorator it holds, which ``@DECOS["t"]`` applies."""
-        if not isinstance(node, cst.Name):
-            return None
-        bindings = summary.bindings.get(node.value)
-        if not bindings or len(bindings) != 1 or bindings[0].kind != "assign":
-            return None
-        value = bindings[0].value
-        if isinstance(value, cst.Dict):
-            held = [e.value for e in value.elements if isinstance(e, cst.DictElement)]
-        elif isinstance(value, (cst.List, cst.Tuple, cst.Set)):
-            held = [element.value for element in value.elements]
-        else:
-            return None
-        for element in held:
-            element = element.func if isinstance(element, cst.Call) else element
-            if not isinstance(element, (cst.Name, cst.Attribute)):
-                continue
-            ref = self.index.resolve_expr(summary, element)
-            found = self.match(ref) if ref is not None and ref.refusal is None else None
-            if found is not None:
-                return found, element
-        return None
-
-    def _held(
-        self, summary: ModuleSummary, site: Reference, held: tuple[Match, cst.BaseExpression]
-    ) -> Unsupported:
-        found, element = held
-        container = dotted_name(site.node) or source_text(site.node, 40)
-        spelled = dotted_name(element) or source_text(element, 40)
-        return Unsupported(
-            summary.source.rel_path,
-            site.line,
-            Pattern.DYNAMIC_REGISTRATION,
-            f"The decorator of {site.target} takes the {found.framework} job decorator {spelled} "
-            f"out of {container}, which the parser cannot follow, so the job is not listed."
-            f"\nDecorate the def with {spelled} itself, or accept this place with a "
-            "'# jobledger: ignore[dynamic-registration] -- why' comment",
-        )
+        return applied and spelled.rsplit(".", 1)[-1] in registering_names(self.config)
 
     def _is_register_method(self, ref: Ref) -> bool:
         return any(ref.key in fw.register_methods for fw in FRAMEWORKS.values())
@@ -454,19 +416,27 @@ class Sites:
             return
         node = positional[0]
         label = source_text(node, 40)
-        problem = self._context_problem(summary, site.line, site.context, match, label)
+        problem = advice.context_problem(summary, site.line, site.context, match, label)
         if problem is not None:
             yield problem
             return
         target_node = node.func if isinstance(node, cst.Call) else node
         target = self.index.resolve_expr(summary, target_node)
         if target is None or target.klass is None or target.module is None:
+            path = summary.source.rel_path
             yield Unsupported(
-                summary.source.rel_path,
+                path,
                 site.line,
                 Pattern.DYNAMIC_REGISTRATION,
-                f"{ref.qualname}({label}) registers a task class the parser cannot find in the "
-                "scanned tree; register a class defined in a scanned module",
+                advice.compose(
+                    f"{advice.short(ref.qualname)}({label}) registers a task class the parser "
+                    "cannot find in the scanned tree.",
+                    advice.fitted(
+                        path,
+                        Pattern.DYNAMIC_REGISTRATION,
+                        "Register a class defined in a scanned module",
+                    ),
+                ),
             )
             return
         owner = target.module
@@ -478,76 +448,6 @@ class Sites:
         yield self.rows.build(
             owner, target.klass, summary, site.line, match, read(match.rules, arguments)
         )
-
-    def _not_the_decorated(
-        self, summary: ModuleSummary, line: int, context: Context, match: Match, name: str
-    ) -> Unsupported:
-        """A registration in a declared decorator's body of something other than the function
-        it decorates: a factory's job, which exists only when the factory runs."""
-        qualname = f"{summary.source.module}.{context.in_function[0]}"
-        where = ".".join(context.in_function)
-        return Unsupported(
-            summary.source.rel_path,
-            line,
-            Pattern.FACTORY_REGISTRATION,
-            f"{match.decorator} registers {name} inside {where}(), the body of the declared "
-            f"decorator {qualname}, but {name} is not the function {qualname} decorates (none "
-            "of its parameters), so the job only exists when that function runs and the parser "
-            "cannot know its id or arguments. Register the job at module level, or exclude this "
-            "file if it is not a real job",
-        )
-
-    def _context_problem(
-        self, summary: ModuleSummary, line: int, context: Context, match: Match, name: str
-    ) -> Unsupported | None:
-        path = summary.source.rel_path
-        if context.in_function:
-            where = ".".join(context.in_function)
-            return Unsupported(
-                path,
-                line,
-                Pattern.FACTORY_REGISTRATION,
-                f"{match.decorator} registers {name} inside {where}(), so the job only exists "
-                "when that function runs and the parser cannot know its id or arguments. "
-                f"{_declare(summary, context, match)}; otherwise register the job at module "
-                "level, or exclude this file if it is not a real job",
-            )
-        if context.in_loop:
-            return Unsupported(
-                path,
-                line,
-                Pattern.LOOP_REGISTRATION,
-                f"{match.decorator} registers {name} inside a loop, so each pass registers a job "
-                "the parser cannot name; write one module-level registration per job",
-            )
-        return None
-
-
-def _declare(summary: ModuleSummary, context: Context, match: Match) -> str:
-    """How to declare the enclosing function when it is a decorator of the project's own: the
-    exact table, so its uses become jobs and this body is read as its implementation."""
-    qualname = f"{summary.source.module}.{context.in_function[0]}"
-    framework = f' with framework = "{match.framework}"' if match.framework != "custom" else ""
-    return (
-        f"If {qualname} is a decorator that registers the functions it wraps, declare it: add "
-        f'[tool.jobledger.decorators."{qualname}"]{framework} to the configuration, and each '
-        "function it decorates is listed as a job"
-    )
-
-
-def _wraps_a_parameter(node: cst.BaseExpression, context: Context) -> bool:
-    """Whether a registration inside a function hands on the function that function wraps:
-    one of its parameters, or a def nested in it whose body reads one (``inner`` calling
-    ``fn``: Huey's retry recipe, a drop-in ``django_rq.job`` that adds context)."""
-    if not isinstance(node, cst.Name):
-        return False
-    if node.value in context.params:
-        bindings = context.local(node.value)
-        return bindings is None or any(binding.kind == "param" for binding in bindings)
-    for binding in context.local(node.value) or ():
-        if binding.node is not None and names_read(binding.node) & context.params:
-            return True
-    return False
 
 
 def _names_register_task(callee: cst.BaseExpression) -> bool:
