@@ -100,3 +100,16 @@ def wraps_a_parameter(node: cst.BaseExpression, context: Context) -> bool:
         if binding.node is not None and names_read(binding.node) & context.params:
             return True
     return False
+
+
+def names_a_def(summary: ModuleSummary, context: Context, node: cst.BaseExpression | None) -> bool:
+    """Whether ``node`` names a function defined in the code (in the enclosing function, or at
+    module level): ``app.task(fun)`` with ``fun`` a def is the call form of ``@app.task``, so it
+    is judged like a decorator; ``self.task(g.tasks)`` or ``x.task(Mock())`` is not."""
+    if not isinstance(node, cst.Name):
+        return False
+    local = context.local(node.value)
+    if local is not None:
+        return any(binding.kind == "def" for binding in local)
+    bindings = summary.bindings.get(node.value, [])
+    return bool(bindings) and all(binding.kind == "def" for binding in bindings)

@@ -29,6 +29,7 @@ from . import advice
 from .arguments import CallArguments, read
 from .binding import (
     held_decorator,
+    names_a_def,
     registering_names,
     resolve_in,
     wraps_a_parameter,
@@ -158,7 +159,7 @@ class Sites:
                     callee,
                     label,
                     ref=ref,
-                    applied=curried,
+                    applied=curried or names_a_def(summary, site.context, handed),
                     declared=handed is None or not wraps_a_parameter(handed, site.context),
                 )
             return

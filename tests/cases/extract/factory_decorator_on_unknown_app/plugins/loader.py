@@ -14,3 +14,13 @@ def install(app, broker):
     app.conf.beat_schedule = {"refresh": {"task": refresh_cache.name}}
     app.tasks.register_task_class(refresh_cache)
     return refresh_cache
+
+
+def wire(make_app):
+    with make_app() as app:
+
+        def warm():
+            """Warm the cache."""
+
+        app.task(warm)
+        app.task(lambda: None)
