@@ -22,7 +22,8 @@ from dataclasses import dataclass, replace
 from ..ledger.model import Pattern, Unsupported
 from ..text import clip
 
-MARKER = "jobledger: ignore"
+#: The marker, however it is spaced or capitalised.
+_MARKER = re.compile(r"jobledger:\s*ignore", re.IGNORECASE)
 
 #: ``# jobledger: ignore``, optionally ``[a, b]``, optionally `` -- reason``.
 _IGNORE = re.compile(
@@ -48,18 +49,18 @@ def comments(text: str) -> tuple[tuple[int, str], ...]:
     """Every ``# jobledger: ignore`` comment of ``text``, as ``(line, comment)``: a comment
     token (never a string that spells the marker). A file the tokenizer cannot read is read a
     line at a time instead, so no accepted place is lost on a file that does not parse."""
-    if MARKER not in text.lower():
-        return ()
+    if ("edger" not in text and "EDGER" not in text) or _MARKER.search(text) is None:
+        return ()  # a plain substring test first: the regular expression costs far more
     found: list[tuple[int, str]] = []
     try:
         for token in tokenize.generate_tokens(io.StringIO(text).readline):
-            if token.type == tokenize.COMMENT and MARKER in token.string.lower():
+            if token.type == tokenize.COMMENT and _MARKER.search(token.string):
                 found.append((token.start[0], token.string))
     except (tokenize.TokenError, SyntaxError, ValueError):
         found = [
             (number, line[line.index("#") :])
             for number, line in enumerate(text.splitlines(), 1)
-            if "#" in line and MARKER in line.lower()
+            if "#" in line and _MARKER.search(line[line.index("#") :])
         ]
     return tuple(found)
 
