@@ -119,10 +119,7 @@ def run(args: argparse.Namespace) -> int:
         target = str(path) if args.output else shown.path(config.ledger_display)
     if args.format == "json":
         written = str(path) if args.output else config.ledger_display
-        found = [
-            {"path": path_, "line": line, "message": message}
-            for path_, line, message in problems_of(ledger)
-        ]
+        found = [_problem_json(at, line, message) for at, line, message in problems_of(ledger)]
         _report_json(written, len(ledger.jobs), found, extraction.warnings)
         return 1 if found else 0
     for line in problem_lines(ledger, shown):
@@ -144,3 +141,9 @@ def _report_json(
         "warnings": list(warnings),
     }
     say(json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False) + "\n", end="")
+
+
+def _problem_json(path: str, line: int, message: str) -> dict[str, Any]:
+    """A problem for CI: its first line as ``message``, the fix (when it has one) as ``fix``."""
+    first, _, fix = message.partition("\n")
+    return {"path": path, "line": line, "message": first, **({"fix": fix} if fix else {})}

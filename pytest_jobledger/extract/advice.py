@@ -53,7 +53,7 @@ def fitted(path: str, pattern: Pattern, fix: str) -> str:
             "This is test code: leave its folder out of the scan ([tool.jobledger] exclude, or "
             f"narrower paths), or {accept(pattern)}"
         )
-    return f"{fix}; or {accept(pattern)}"
+    return f"{fix}; or {accept(pattern)}; or exclude the file if it registers no job"
 
 
 def short(text: str) -> str:
