@@ -2,8 +2,11 @@
 
 Stages: ``discovery`` (which files, which module names) -> ``loading`` (bytes to a summary, or a
 located problem; ``limits`` + ``tokens`` vouch for a file before libcst sees it) -> ``walker`` (one
-statement walk per file, filling ``records``) -> ``resolve`` (names across modules) ->
-``sites`` + ``matching`` + ``frameworks`` (what registers a job) ->
+statement walk per file with ``expressions``, filling ``records``; ``scopes``: what each
+function, class body and comprehension binds) -> ``resolve`` (names across modules) -> ``sites``
++ ``matching`` +
+``frameworks`` (what registers a job; ``binding``: the evidence a place needs, by binding never by
+spelling; ``advice``: what a problem says) -> ``ignores`` (accepted places, from comments) ->
 ``rows`` + ``arguments`` + ``values`` (what a registration says) -> ``engine`` (the driver).
 Extraction knows nothing of overlays, the gate or pytest.
 """

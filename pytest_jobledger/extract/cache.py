@@ -269,6 +269,7 @@ def _dump_file(record: FileRecord) -> dict[str, Any]:
         "sites": list(facts.sites),
         "may_bind": facts.may_bind,
         "binary": facts.binary,
+        "ignores": [[line, text] for line, text in facts.ignores],
         "binds": None if record.binds is None else [[n, list(s)] for n, s in record.binds],
         "problem": None if record.problem is None else record.problem.to_json(),
     }
@@ -343,6 +344,7 @@ def _load_file(item: Mapping[str, Any]) -> FileRecord:
             sites=tuple(_strings(item["sites"])),
             may_bind=_bool(item["may_bind"]),
             binary=_bool(item["binary"]),
+            ignores=tuple((_int(pair[0]), _str(pair[1])) for pair in _list(item["ignores"])),
         ),
         binds=binds,
         problem=None if problem is None else _unsupported(problem),
@@ -408,6 +410,7 @@ def _unsupported(data: Any) -> Unsupported:
         line=_int(data["line"]),
         pattern=Pattern(_str(data["pattern"])),
         message=_str(data["message"]),
+        accepted=None if data.get("accepted") is None else _str(data["accepted"]),
     )
 
 
@@ -439,3 +442,9 @@ def _strings(value: Any) -> list[str]:
     if not isinstance(value, list):
         raise TypeError("expected a list")
     return [_str(item) for item in value]
+
+
+def _list(value: Any) -> list[Any]:
+    if not isinstance(value, list):
+        raise TypeError("expected a list")
+    return value

@@ -28,6 +28,7 @@ from ..ledger.model import Job, Ledger, Pattern, Unsupported
 from .cache import FileRecord, ScanRecord, Snapshot, Store, open_store, settled, stat_of
 from .deps import digest
 from .discovery import Excludes, SourceFile, iter_source_files
+from .ignores import apply as apply_ignores
 from .limits import MAX_FILE_BYTES_CEILING
 from .prefilter import (
     _IDENTIFIER,
@@ -396,6 +397,9 @@ class Extractor:
                 unsupported += scan.problems
             unsupported += scan.cited
             matched |= set(scan.matched)
+        ignores = {path: r.facts.ignores for path, r in records.items() if r.facts.ignores}
+        if ignores:
+            unsupported = apply_ignores(unsupported, ignores)
         return Ledger.build(jobs, unsupported), matched
 
     # -- helpers -----------------------------------------------------------------------------
