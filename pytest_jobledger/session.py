@@ -39,7 +39,6 @@ from .baseline import (
     unreadable_base,
 )
 from .baseline.store import MAX_BASELINE_BYTES
-from .config import Config
 from .draft.store import Draft, DraftsError, read_drafts
 from .errors import JobledgerError, OverlayError
 from .findings import ChangeReport, GateResult
@@ -54,6 +53,7 @@ from .ledger.store import committed_bytes, parse_ledger
 from .overlay.model import Overlay
 from .overlay.reader import parse_overlay, read_overlay_bytes
 from .overlay.roster import Roster, load_roster
+from .project import Config
 from .readers import Unreadable, decode_utf8
 from .reporters.runbook import read_committed_runbook, with_runbook_status
 from .trace import trace
@@ -149,7 +149,7 @@ class Session:
         """What ``check``, pytest and the Action report: the gate, and the runbook's freshness
         when ``runbook`` is configured (so none of them can disagree about the page)."""
         trace("gate-evaluated")
-        if self.config.runbook is None:
+        if self.config.runbook.path is None:
             return self.gate
         return with_runbook_status(self.gate, self.config, read_committed_runbook(self.config))
 
@@ -193,7 +193,7 @@ def evaluate(
 def read_overlay(config: Config) -> tuple[Overlay | None, OverlayError | None, str | None]:
     """The overlay, with the configured ``max_overlay_bytes``, or why it cannot be used; and the
     sha256 of the bytes read (``None``: no file), even when they do not parse."""
-    display, limit = config.overlay_display, config.max_overlay_bytes
+    display, limit = config.overlay_display, config.files.max_overlay_bytes
     try:
         raw = read_overlay_bytes(config.overlay_path, display, root=config.root, max_bytes=limit)
     except OverlayError as exc:
@@ -287,7 +287,7 @@ def _base(config: Config, repository: git.Repository, commit: str, ref: str) -> 
             f"{config.ledger_display} at {ref} is not a ledger jobledger can read ({problem})"
         )
     display = config.overlay_display
-    limit = config.max_overlay_bytes
+    limit = config.files.max_overlay_bytes
     try:
         overlay_raw = repository.show(commit, config.overlay_path, limit=limit)
     except git.NotAtCommit:
@@ -308,12 +308,12 @@ def read_drafts_file(config: Config) -> dict[str, Draft] | DraftsError:
     """Every draft, or why the drafts file cannot be read (a located error, never a crash: a
     file nested past the parser's depth is refused like any other malformed file)."""
     try:
-        return read_drafts(config.drafts_path, root=config.root, display=config.drafts)
+        return read_drafts(config.drafts_path, root=config.root, display=config.drafts.path)
     except DraftsError as exc:
         return exc
     except RecursionError:
         return DraftsError(
             "the drafts file nests too deeply to be one jobledger wrote; delete it and run "
             "`jobledger draft` again",
-            path=config.drafts,
+            path=config.drafts.path,
         )

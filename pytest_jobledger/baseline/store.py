@@ -12,10 +12,10 @@ import json
 import re
 from typing import Any
 
-from ..config import Config
 from ..errors import JobledgerError
 from ..findings import STATUS_JOB, Kind
 from ..paths import read_regular
+from ..project import Config
 from ..readers import Unreadable, decode_utf8, parse_json
 from ..text import did_you_mean
 from .model import FORMAT, SCHEMA_VERSION, STATUS_KINDS, Baseline, Entry

@@ -66,8 +66,8 @@ def run(args: argparse.Namespace) -> int:
         raise JobledgerError(f"--tail {args.tail}: give 1 or more")
     config = config_from_args(args)
     if args.command == "copy":
-        return _copy(config.audit_log, config.root, args.to)
-    store = audit.open_store(config.audit_log, root=config.root)
+        return _copy(config.verdict.audit_log, config.root, args.to)
+    store = audit.open_store(config.verdict.audit_log, root=config.root)
     log = store.display
     if store.target.kind == "file" and args.format == "text":
         # A file trail is named from the current folder, so `log:line` opens; JSON keeps the

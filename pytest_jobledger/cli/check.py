@@ -9,11 +9,11 @@ from pathlib import Path
 
 from .. import reporters
 from ..atomic import atomic_write
-from ..config import Config
 from ..errors import JobledgerError
 from ..gate.status import STATUS_JOB
 from ..gate.today import resolve_today
 from ..paths import Shown
+from ..project import Config
 from ..reporters import text
 from ..reporters.terminal import use_color
 from ..session import Session

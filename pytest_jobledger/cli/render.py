@@ -12,13 +12,13 @@ import sys
 from pathlib import Path
 
 from ..atomic import atomic_write
-from ..config import Config
 from ..draft.request import docstring_digest
 from ..draft.store import DraftsError
 from ..errors import ConfigError, JobledgerError
 from ..findings import GateResult
 from ..ledger.diff import stale_line
 from ..paths import Shown, read_regular
+from ..project import Config
 from ..reporters.runbook import FORMATS, DraftNote, blockers, render_runbook
 from ..reporters.runbook.publish import MAX_RUNBOOK_BYTES
 from ..reporters.text import format_finding

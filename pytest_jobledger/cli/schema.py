@@ -44,7 +44,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     config = config_from_args(args)
-    text = render_schema(config.vocabulary, config.blocked_values)
+    text = render_schema(config.cells.vocabulary, config.cells.blocked)
     if args.output == "-":
         say(text, end="")
         return 0
@@ -72,6 +72,6 @@ def run(args: argparse.Namespace) -> int:
     except OSError as exc:
         reason = exc.strerror or str(exc)
         raise JobledgerError(f"cannot write the schema ({reason})", path=shown) from exc
-    cells = len(config.vocabulary.cells)
+    cells = len(config.cells.vocabulary.cells)
     note(args, f"jobledger: wrote {shown}: {cells} cells")
     return 0

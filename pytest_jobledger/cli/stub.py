@@ -21,13 +21,14 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from ..atomic import locked
-from ..config import Config
 from ..errors import OverlayError
 from ..extract import extract_ledger
 from ..ledger.model import Ledger
 from ..ledger.store import committed_bytes, parse_ledger
-from ..overlay.reader import MAX_OVERLAY_BYTES, OVERLAY_BYTES_CEILING, read_overlay_bytes
+from ..overlay.reader import read_overlay_bytes
 from ..paths import Shown
+from ..project import Config
+from ..project.records import MAX_OVERLAY_BYTES, OVERLAY_BYTES_CEILING
 from ..readers import Unreadable, decode_utf8
 from ..stub.memo import Memo, open_memo
 from ..stub.result import StubResult
@@ -108,7 +109,7 @@ def read_previous(config: Config, raw: bytes | None, problem: str | None) -> Led
     if problem is not None:
         say(
             one_line(
-                f"jobledger: {config.ledger}: cannot read the committed ledger ({problem}); "
+                f"jobledger: {config.files.ledger}: cannot read the committed ledger ({problem}); "
                 "renames cannot be detected this time"
             ),
             file=sys.stderr,
@@ -121,10 +122,10 @@ def schema_reference(config: Config) -> str:
     configured, else the configured schema file relative to the overlay's folder (the file
     `jobledger schema` writes), so the line is right on every clone and never names a path on
     the machine that ran the stub."""
-    if config.schema_url:
-        return config.schema_url
-    start = PurePosixPath(config.overlay).parent
-    return posixpath.relpath(PurePosixPath(config.schema).as_posix(), start.as_posix())
+    if config.files.schema_url:
+        return config.files.schema_url
+    start = PurePosixPath(config.files.overlay).parent
+    return posixpath.relpath(PurePosixPath(config.files.schema).as_posix(), start.as_posix())
 
 
 #: The editor line, as the stub writes it, with the reference it names.
@@ -154,7 +155,7 @@ def stale_schema_line(text: str, reference: str, label: str) -> None:
 def run(args: argparse.Namespace) -> int:
     config = config_from_args(args)
     ledger = extract_ledger(config)
-    label = config.overlay
+    label = config.files.overlay
     try:
         with locked(config.overlay_path, root=config.root):
             return _stub_locked(args, config, ledger)
@@ -172,7 +173,7 @@ def _stub_locked(args: argparse.Namespace, config: Config, ledger: Ledger) -> in
 
     When this machine's memo says these exact inputs had nothing to do, the answer is the same
     without parsing the overlay (:mod:`pytest_jobledger.stub.memo`)."""
-    path, label, limit = config.overlay_path, config.overlay, config.max_overlay_bytes
+    path, label, limit = config.overlay_path, config.files.overlay, config.files.max_overlay_bytes
     text = read_overlay(path, label, config.root, limit)
     committed, problem = committed_bytes(config.ledger_path, config.root)
     # What a person reads names the overlay from the current folder; the plan's errors keep the
@@ -190,8 +191,8 @@ def _stub_locked(args: argparse.Namespace, config: Config, ledger: Ledger) -> in
         text,
         ledger,
         previous,
-        required_cells=config.required_cells,
-        blocked_values=config.blocked_values,
+        required_cells=config.cells.required,
+        blocked_values=config.cells.blocked,
         renames=args.renames,
         path=label,
         schema=schema_reference(config) if text is None or is_empty_overlay(text) else None,

@@ -27,11 +27,11 @@ from typing import Any
 
 from .. import __version__, audit
 from ..atomic import atomic_write
-from ..config import Config
 from ..errors import JobledgerError
 from ..gate.committed import Snapshot
 from ..gate.today import ENV as TODAY_ENV
 from ..paths import Shown
+from ..project import Config
 from ..session import Session
 from ..text import one_line, say
 from ..verdict import Action, Answer, JobFacts, Request, Verdict, decide
@@ -135,9 +135,9 @@ def run(args: argparse.Namespace) -> int:
 
 def open_trail(config: Config) -> audit.Store:
     try:
-        return audit.open_store(config.audit_log, root=config.root)
+        return audit.open_store(config.verdict.audit_log, root=config.root)
     except audit.AuditError as exc:
-        raise _no_answer(exc, config.audit_log) from exc
+        raise _no_answer(exc, config.verdict.audit_log) from exc
 
 
 def trail_records(store: audit.Store) -> list[tuple[int, Any]]:

@@ -24,8 +24,8 @@ from sphinx.application import Sphinx
 from sphinx.util.docutils import SphinxDirective
 
 from .. import __version__
-from ..config import RUNBOOK_GROUPS
 from ..errors import JobledgerError
+from ..project import RUNBOOK_GROUPS
 from ..reporters.markdown import MAX_BLOCK_CHARS, MAX_CELL_CHARS
 from ..reporters.runbook.model import (
     OPTIONAL,

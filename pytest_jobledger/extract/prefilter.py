@@ -56,7 +56,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TypeAlias
 
-from ..config import Config
+from ..project import Config
 from .limits import measure
 
 #: How every framework's job decorators are spelled (Celery's and Huey's ``*task``, Dramatiq's
@@ -128,7 +128,7 @@ class Words:
 
     @classmethod
     def of(cls, config: Config, aliases: Iterable[str] = ()) -> Words:
-        configured = frozenset(name.rsplit(".", 1)[-1] for name in config.decorators)
+        configured = frozenset(name.rsplit(".", 1)[-1] for name in config.extraction.decorators)
         return cls(framework_words() | configured, configured, frozenset(aliases))
 
     def with_aliases(self, aliases: Iterable[str]) -> Words:

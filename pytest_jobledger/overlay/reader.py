@@ -29,18 +29,12 @@ from typing import Any
 
 from ..errors import OverlayError
 from ..paths import FileTooLarge, UnsafeFile, read_regular
+from ..project.records import MAX_OVERLAY_BYTES, OVERLAY_BYTES_CEILING
 from ..readers import Problem, Unreadable, guarded, parse_yaml, yaml_problem
 from ..text import has_surrogate
 from .model import Cell, Entry, Overlay
 from .schema import SCHEMA_RESOURCE, shape_validator
 from .values import MISSING, describe_value, short, to_plain
-
-#: About 4,000 fully signed jobs; ruamel's round-trip reader takes a few seconds for this much.
-#: A project may raise it with ``max_overlay_bytes`` in [tool.jobledger], up to the ceiling.
-MAX_OVERLAY_BYTES = 1024 * 1024
-#: What no configuration can raise the limit beyond: the overlay comes from the repository, which
-#: may be a hostile pull request, and reading this much already takes seconds and ~250 MB.
-OVERLAY_BYTES_CEILING = 4 * 1024 * 1024
 
 #: Far beyond any real overlay (it needs three levels); deeper flow nesting is refused unparsed.
 MAX_FLOW_DEPTH = 64

@@ -10,8 +10,8 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Sequence
 
-from ..config import Config
 from ..findings import Finding
+from ..project import Config
 
 Reporter = Callable[[Sequence[Finding], Config], str]
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from ..config import Config
 from ..findings import Finding
+from ..project import Config
 from ..text import escape_surrogates
 
 

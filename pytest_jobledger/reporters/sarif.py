@@ -13,10 +13,10 @@ from pathlib import Path
 from urllib.parse import quote
 
 from .. import __version__
-from ..config import Config
 from ..findings import Finding, Kind, Level
 from ..github.commands import display_path, order_findings
 from ..github.context import GitHubContext
+from ..project import Config
 from ..text import escape_surrogates
 
 SARIF_VERSION = "2.1.0"

@@ -26,9 +26,9 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..config import Config
 from ..findings import Finding, GateResult, Kind, Level
 from ..paths import Shown
+from ..project import Config
 from ..text import one_line
 from .terminal import Style, paint
 
@@ -66,7 +66,7 @@ class Tally:
 
     @classmethod
     def of(cls, result: GateResult, config: Config) -> Tally:
-        required = set(config.vocabulary.required)
+        required = set(config.cells.vocabulary.required)
         cells = [check for row in result.jobs for check in row.checks if check.cell in required]
         # A warning does not unsign a cell; a known (baselined) failure is not a signature.
         signed = [

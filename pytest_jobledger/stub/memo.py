@@ -32,12 +32,12 @@ from pathlib import Path
 
 from .. import __version__
 from ..atomic import atomic_write
-from ..config import Config
 from ..extract.cache import cache_folder, is_cache_folder, prepare_folder
 from ..extract.cachekey import KeyUnavailable, load_key, sign
 from ..extract.deps import digest
 from ..ledger.model import Ledger
 from ..paths import read_regular
+from ..project import Config
 
 #: 1: a JSON head with the HMAC, then the JSON body of input digests.
 FORMAT = 1
@@ -85,7 +85,7 @@ def open_memo(
 ) -> Memo | None:
     """The memo for these inputs, or ``None`` when there can be none: ``--no-cache``, a cache
     folder that is not ours, or no key (the extraction cache has said so already)."""
-    if not config.use_cache:
+    if not config.cache.enabled:
         return None
     folder, folder_bound = cache_folder(config)
     bound = folder if folder_bound is None else folder_bound
@@ -109,7 +109,7 @@ def open_memo(
     }
     body = json.dumps({"format": FORMAT, "inputs": inputs}, sort_keys=True)
     head = json.dumps({"format": FORMAT, "mac": sign(key, body.encode())})
-    where = json.dumps([str(config.root.resolve()), config.overlay]).encode()
+    where = json.dumps([str(config.root.resolve()), config.files.overlay]).encode()
     path = folder / f"stub-{digest(where)[:20]}.json"
     return Memo(path, bound, folder, folder_bound, f"{head}\n{body}\n".encode())
 

@@ -10,7 +10,8 @@ from ruamel.yaml.events import Event
 
 from ..errors import OverlayError
 from ..ledger.model import Job
-from ..overlay.reader import OVERLAY_BYTES_CEILING, parse_overlay
+from ..overlay.reader import parse_overlay
+from ..project.records import OVERLAY_BYTES_CEILING
 from ..text import has_surrogate, one_line
 from .layout import remember_events
 

@@ -11,8 +11,8 @@ from repo_files import copy_tracked
 
 from pytest_jobledger import audit
 from pytest_jobledger.cli import main
-from pytest_jobledger.config import load_config
 from pytest_jobledger.errors import ConfigError
+from pytest_jobledger.project import load_config
 
 REPO = Path(__file__).resolve().parents[2]
 PASSWORD = "s3cret-pw"
@@ -35,7 +35,7 @@ def _config(root: Path, value: str) -> Path:
 )
 def test_accepted_values(tmp_path: Path, value: str) -> None:
     _config(tmp_path, value)
-    assert load_config(cwd=tmp_path).audit_log == value
+    assert load_config(cwd=tmp_path).verdict.audit_log == value
 
 
 @pytest.mark.parametrize(

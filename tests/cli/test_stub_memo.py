@@ -17,9 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from pytest_jobledger.config import load_config
 from pytest_jobledger.extract import extract_ledger
 from pytest_jobledger.ledger.store import committed_bytes
+from pytest_jobledger.project import load_config
 from pytest_jobledger.stub.memo import open_memo
 
 PYPROJECT = '[tool.jobledger]\npaths = ["src"]\nrequired_cells = ["idempotent"]\n'

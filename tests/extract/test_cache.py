@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from pytest_jobledger.config import Config, load_config
 from pytest_jobledger.errors import JobledgerError
 from pytest_jobledger.extract import cache, cachekey, engine
+from pytest_jobledger.project import Config, load_config
 
 WORKER = 'from celery import Celery\n\napp = Celery("shop")\nQUEUE = "orders"\n'
 TASKS = '''from shop.worker import QUEUE, app

@@ -22,10 +22,10 @@ from pathlib import Path
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from pytest_jobledger.config import load_config
 from pytest_jobledger.extract import extract, extract_ledger
 from pytest_jobledger.extract.limits import MAX_DEPTH, measure
 from pytest_jobledger.ledger.model import Ledger, Pattern
+from pytest_jobledger.project import load_config
 
 #: Problems about a whole file: every registration in it is covered by one of them.
 FILE_PROBLEMS = {

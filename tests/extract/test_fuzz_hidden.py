@@ -20,9 +20,9 @@ from pathlib import Path
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pytest_jobledger.config import load_config
 from pytest_jobledger.extract import extract
 from pytest_jobledger.ledger.model import Ledger
+from pytest_jobledger.project import load_config
 
 APP = 'from celery import Celery\n\napp = Celery("fz")\n'
 

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from pytest_jobledger.config import load_config
 from pytest_jobledger.extract import cache, engine
+from pytest_jobledger.project import load_config
 
 REPO = Path(__file__).resolve().parents[2]
 CASES_DIR = REPO / "tests" / "cases" / "extract"

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from pytest_jobledger.config import load_config
 from pytest_jobledger.extract import engine, extract_ledger, filescan
 from pytest_jobledger.extract.engine import Extractor
 from pytest_jobledger.extract.limits import measure
+from pytest_jobledger.project import load_config
 
 APP = 'from celery import Celery\n\napp = Celery("shop")\nQUEUE = "orders"\n'
 TASKS = '''from shop.worker import QUEUE, app

@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from pytest_jobledger.config import Config, load_config
 from pytest_jobledger.extract import engine
 from pytest_jobledger.extract.frameworks import FRAMEWORKS
 from pytest_jobledger.extract.prefilter import Words, framework_words, text_facts
+from pytest_jobledger.project import Config, load_config
 
 REPO = Path(__file__).resolve().parents[2]
 CASES_DIR = REPO / "tests" / "cases" / "extract"

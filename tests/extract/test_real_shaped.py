@@ -15,8 +15,8 @@ from types import ModuleType
 
 import pytest
 
-from pytest_jobledger.config import load_config
 from pytest_jobledger.extract import cache, engine, loading
+from pytest_jobledger.project import load_config
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from repo_files import copy_tracked
 
-from pytest_jobledger.config import load_config
 from pytest_jobledger.gate.committed import COMMITTED, FRESH
+from pytest_jobledger.project import load_config
 from pytest_jobledger.session import Session
 
 REPO = Path(__file__).resolve().parents[2]

@@ -12,10 +12,10 @@ from repo_files import copy_tracked
 # tests/ is on sys.path (rootdir-relative test packages), so the shared parser helper is importable.
 from reporters.runbook._inert import foreign_markup
 
-from pytest_jobledger.config import load_config
 from pytest_jobledger.github.context import GitHubContext, changed_lines
 from pytest_jobledger.github.runbook import changed_jobs, runbook_section
 from pytest_jobledger.github.summary import append_summary
+from pytest_jobledger.project import load_config
 from pytest_jobledger.session import evaluate
 
 REPO = Path(__file__).resolve().parents[2]

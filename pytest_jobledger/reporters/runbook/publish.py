@@ -16,10 +16,10 @@ import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from ...config import Config
 from ...findings import STATUS_JOB, Check, GateResult, Kind, Status
 from ...ledger.diff import stale_line
 from ...paths import read_regular
+from ...project import Config
 from . import page
 from .build import blockers, build_runbook
 from .model import DraftNote
@@ -66,7 +66,7 @@ def read_committed_runbook(config: Config) -> CommittedRunbook:
 def runbook_status(result: GateResult, config: Config, committed: CommittedRunbook) -> Check | None:
     """The runbook-fresh item for ``result`` against the ``committed`` page, or ``None`` when
     no runbook is configured."""
-    if config.runbook is None:
+    if config.runbook.path is None:
         return None
     display = config.display(config.runbook_path)
     blocking = blockers(result)
