@@ -298,11 +298,6 @@ def lines(args: Sequence[str], root: Path) -> list[str] | None:
     return repository.lines(args)
 
 
-def toplevel(root: Path) -> Path:
-    """The work tree's top folder, or why there is none."""
-    return locate(root).work_tree
-
-
 def resolve_commit(ref: str, root: Path) -> str:
     """As :meth:`Repository.resolve_commit`, in the repository of the project at ``root``."""
     if not ref or ref.startswith("-") or any(ch.isspace() or not ch.isprintable() for ch in ref):

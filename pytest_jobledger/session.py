@@ -49,13 +49,14 @@ from .gate.readings import BaseReading
 from .gate.review import Base
 from .gate.today import resolve_today
 from .ledger.model import Ledger
-from .ledger.store import committed_bytes, parse_ledger
+from .ledger.store import parse_ledger
 from .overlay.model import Overlay
 from .overlay.reader import parse_overlay, read_overlay_bytes
 from .overlay.roster import Roster, load_roster
 from .project import Config
+from .project.files import ProjectFile, read_file
 from .readers import Unreadable, decode_utf8
-from .reporters.runbook import read_committed_runbook, with_runbook_status
+from .reporters.runbook import CommittedRunbook, with_runbook_status
 from .trace import trace
 
 #: A committed ledger of 100,000 jobs is about 60 MB; past this the base's is not read.
@@ -151,7 +152,12 @@ class Session:
         trace("gate-evaluated")
         if self.config.runbook.path is None:
             return self.gate
-        return with_runbook_status(self.gate, self.config, read_committed_runbook(self.config))
+        return with_runbook_status(self.gate, self.config, committed_runbook(self.runbook))
+
+    @cached_property
+    def runbook(self) -> ProjectFile:
+        """The committed runbook page, read once (``render --check`` and the fresh view)."""
+        return read_file("runbook", self.config)
 
     @cached_property
     def committed_view(self) -> Snapshot:
@@ -221,18 +227,17 @@ def read_roster(config: Config) -> tuple[Roster | None, OverlayError | None]:
 
 def read_committed(config: Config) -> CommittedLedger:
     """The committed ledger: its bytes, its text with line endings normalised, and it parsed."""
-    raw, unreadable = committed_bytes(config.ledger_path, config.root)
-    if raw is None:
-        return CommittedLedger(unreadable=unreadable)
-    try:
-        text = decode_utf8(raw)
-    except Unreadable as exc:
-        line = exc.problem.line
-        reason = f"it is not UTF-8 text (line {line}), so it is not a file jobledger wrote"
-        return CommittedLedger(raw=raw, unreadable=reason)
-    text = text.replace("\r\n", "\n")  # a CRLF checkout of an up-to-date file is up to date
-    ledger, problem = parse_ledger(text)
-    return CommittedLedger(raw=raw, text=text, ledger=ledger, problem=problem)
+    read = read_file("ledger", config)
+    if read.text is None:
+        return CommittedLedger(raw=read.raw, unreadable=read.refused)
+    ledger, problem = parse_ledger(read.text)
+    return CommittedLedger(raw=read.raw, text=read.text, ledger=ledger, problem=problem)
+
+
+def committed_runbook(read: ProjectFile) -> CommittedRunbook:
+    """The runbook as its freshness item judges it: its text, or why it cannot be read."""
+    unreadable = f"cannot be read ({read.reason})" if read.reason is not None else None
+    return CommittedRunbook(text=read.text, unreadable=unreadable)
 
 
 def read_base(config: Config, ref: str) -> BaseReading:

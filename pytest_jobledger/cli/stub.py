@@ -24,12 +24,12 @@ from ..atomic import locked
 from ..errors import OverlayError
 from ..extract import extract_ledger
 from ..ledger.model import Ledger
-from ..ledger.store import committed_bytes, parse_ledger
+from ..ledger.store import parse_ledger
 from ..overlay.reader import read_overlay_bytes
 from ..paths import Shown
 from ..project import Config
+from ..project.files import ProjectFile, read_file
 from ..project.records import MAX_OVERLAY_BYTES, OVERLAY_BYTES_CEILING
-from ..readers import Unreadable, decode_utf8
 from ..stub.memo import Memo, open_memo
 from ..stub.result import StubResult
 from ..stub.swap import write_unless_changed
@@ -96,16 +96,13 @@ def read_overlay(
         ) from None
 
 
-def read_previous(config: Config, raw: bytes | None, problem: str | None) -> Ledger | None:
-    """The committed ledger from its bytes ``raw`` (:func:`committed_bytes`), if it is a readable
-    one: where an orphan's old name is found; else a warning that renames go undetected."""
+def read_previous(config: Config, read: ProjectFile) -> Ledger | None:
+    """The committed ledger as the one reader read it, if it is a readable one: where an
+    orphan's old name is found; else a warning that renames go undetected."""
     ledger: Ledger | None = None
-    if raw is not None:
-        try:
-            ledger, problem = parse_ledger(decode_utf8(raw))
-        except Unreadable as exc:
-            line = exc.problem.line
-            problem = f"it is not UTF-8 text (line {line}), so it is not a file jobledger wrote"
+    problem = read.refused
+    if read.text is not None:
+        ledger, problem = parse_ledger(read.text)
     if problem is not None:
         say(
             one_line(
@@ -175,7 +172,9 @@ def _stub_locked(args: argparse.Namespace, config: Config, ledger: Ledger) -> in
     without parsing the overlay (:mod:`pytest_jobledger.stub.memo`)."""
     path, label, limit = config.overlay_path, config.files.overlay, config.files.max_overlay_bytes
     text = read_overlay(path, label, config.root, limit)
-    committed, problem = committed_bytes(config.ledger_path, config.root)
+    committed_file = read_file("ledger", config)
+    committed = committed_file.raw
+    problem = committed_file.refused if committed is None else None
     # What a person reads names the overlay from the current folder; the plan's errors keep the
     # configured (root-relative) path.
     shown = Shown.here(config.root).path(label)
@@ -186,7 +185,7 @@ def _stub_locked(args: argparse.Namespace, config: Config, ledger: Ledger) -> in
         return 0
     from ..stub.plan import is_empty_overlay
 
-    previous = read_previous(config, committed, problem)
+    previous = read_previous(config, committed_file)
     result = stub_overlay(
         text,
         ledger,

@@ -20,9 +20,7 @@ day that does not exist (``2024-02-30``) as a located error instead of a crash.
 
 from __future__ import annotations
 
-import dataclasses
 import functools
-import hashlib
 import re
 from pathlib import Path
 from typing import Any
@@ -72,17 +70,6 @@ def read_overlay_bytes(
         ) from exc
     except OSError as exc:
         raise OverlayError(f"cannot read the overlay: {exc.strerror or exc}", path=display) from exc
-
-
-def load_overlay(
-    path: Path, display: str, *, root: Path | None = None, max_bytes: int = MAX_OVERLAY_BYTES
-) -> Overlay:
-    """Read the overlay file; a missing file is an empty overlay, anything unusable an error."""
-    raw = read_overlay_bytes(path, display, root=root, max_bytes=max_bytes)
-    if raw is None:
-        return Overlay(path=display, exists=False)
-    overlay = parse_overlay(raw, display, max_bytes=max_bytes)
-    return dataclasses.replace(overlay, sha256=hashlib.sha256(raw).hexdigest())
 
 
 def parse_overlay(
