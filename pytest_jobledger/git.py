@@ -36,8 +36,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from .atomic import scratch_folder
-from .paths import real
+from .core.atomic import scratch_folder
+from .core.paths import real
 from .programs import base_environment, find_program
 
 #: A hung git (a network filesystem, a lock) must not hang the gate.

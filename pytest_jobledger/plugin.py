@@ -32,7 +32,8 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from .errors import JobledgerError
+from .core.errors import JobledgerError
+from .core.text import one_line
 from .findings import (
     CHANGES_PROPERTY,
     FINDING_PROPERTY,
@@ -43,7 +44,6 @@ from .findings import (
     Level,
     Status,
 )
-from .text import one_line
 
 if TYPE_CHECKING:
     from .project import Config

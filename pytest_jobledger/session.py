@@ -39,8 +39,10 @@ from .baseline import (
     unreadable_base,
 )
 from .baseline.store import MAX_BASELINE_BYTES
+from .core.errors import JobledgerError, OverlayError
+from .core.readers import Unreadable, decode_utf8
+from .core.trace import trace
 from .draft.store import Draft, DraftsError, read_drafts
-from .errors import JobledgerError, OverlayError
 from .findings import ChangeReport, GateResult
 from .gate import CommittedLedger, Readings, judge
 from .gate.changes import build_report
@@ -55,9 +57,7 @@ from .overlay.reader import parse_overlay, read_overlay_bytes
 from .overlay.roster import Roster, load_roster
 from .project import Config
 from .project.files import ProjectFile, read_file
-from .readers import Unreadable, decode_utf8
 from .reporters.runbook import CommittedRunbook, with_runbook_status
-from .trace import trace
 
 #: A committed ledger of 100,000 jobs is about 60 MB; past this the base's is not read.
 MAX_BASE_LEDGER_BYTES = 64 * 1024 * 1024
@@ -91,7 +91,7 @@ class Session:
         judged as if there were no baseline file (what ``jobledger baseline`` records).
 
         Only a configuration mistake raises (a corrupt baseline, a malformed ``JOBLEDGER_TODAY``:
-        a located :class:`~pytest_jobledger.errors.JobledgerError`, exit 2), before any work.
+        a located :class:`~pytest_jobledger.core.errors.JobledgerError`, exit 2), before any work.
         """
         trace("session-open")
         day = today if today is not None else resolve_today(None)

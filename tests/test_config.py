@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from pytest_jobledger.errors import ConfigError
+from pytest_jobledger.core.errors import ConfigError
 from pytest_jobledger.project import load_config
 
 

@@ -9,14 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from pytest_jobledger.errors import ConfigError
+from pytest_jobledger.core.errors import ConfigError
 from pytest_jobledger.findings import Finding, Level
 from pytest_jobledger.gate.today import resolve_today
 from pytest_jobledger.github.commands import annotation_lines
+from pytest_jobledger.github.sarif import sarif_log
 from pytest_jobledger.github.summary import counts, render_summary
 from pytest_jobledger.project import Config, config_from_table
 from pytest_jobledger.reporters import get, text
-from pytest_jobledger.reporters.sarif import sarif_log
 
 MakeFinding = Callable[..., Finding]
 

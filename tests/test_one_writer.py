@@ -20,9 +20,9 @@ from pathlib import Path
 import pytest
 from repo_files import copy_tracked
 
-from pytest_jobledger import atomic
 from pytest_jobledger.cli import main
-from pytest_jobledger.paths import UnsafeFile
+from pytest_jobledger.core import atomic
+from pytest_jobledger.core.paths import UnsafeFile
 
 PACKAGE = Path(__file__).resolve().parents[1] / "pytest_jobledger"
 WRITER = PACKAGE / "atomic.py"

@@ -31,9 +31,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .. import environment
-from ..atomic import make_folder, open_append
-from ..paths import outside_reason
+from ..core import environment
+from ..core.atomic import make_folder, open_append
+from ..core.paths import outside_reason
 from .chain import (
     CHAIN_KEYS,
     GENESIS,

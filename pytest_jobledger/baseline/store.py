@@ -12,12 +12,12 @@ import json
 import re
 from typing import Any
 
-from ..errors import JobledgerError
+from ..core.errors import JobledgerError
+from ..core.paths import read_regular
+from ..core.readers import Unreadable, decode_utf8, parse_json
+from ..core.text import did_you_mean
 from ..findings import STATUS_JOB, Kind
-from ..paths import read_regular
 from ..project import Config
-from ..readers import Unreadable, decode_utf8, parse_json
-from ..text import did_you_mean
 from .model import FORMAT, SCHEMA_VERSION, STATUS_KINDS, Baseline, Entry
 
 #: A baseline larger than this is refused (one entry is under 200 bytes: 16 MiB is ~80,000).

@@ -23,7 +23,7 @@ from types import ModuleType
 from typing import Any, NamedTuple, TypeVar, overload
 
 from .. import __version__
-from ..errors import JobledgerError
+from ..core.errors import JobledgerError
 
 
 class Command(NamedTuple):
@@ -234,7 +234,7 @@ def _main(argv: Sequence[str] | None) -> int:
     try:
         code: int = args.run(args)
     except JobledgerError as error:
-        from ..text import one_line, say
+        from ..core.text import one_line, say
 
         say(one_line(f"jobledger: {error}"), file=sys.stderr)
         return EXIT_USAGE
@@ -246,7 +246,7 @@ def _main(argv: Sequence[str] | None) -> int:
 def _reader_gone() -> int:
     """Stop quietly: nobody reads what is left. The standard streams point at the null device
     from here on, so nothing flushed at exit can fail again."""
-    from ..atomic import null_device
+    from ..core.atomic import null_device
 
     with contextlib.suppress(OSError, ValueError):  # ValueError: a stream without a descriptor
         null = null_device()

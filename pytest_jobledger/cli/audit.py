@@ -17,9 +17,9 @@ from typing import Any
 
 from .. import audit
 from ..audit.chain import line_sha256
-from ..errors import JobledgerError
-from ..paths import Shown
-from ..text import one_line, say
+from ..core.errors import JobledgerError
+from ..core.paths import Shown
+from ..core.text import one_line, say
 from .common import config_from_args
 from .options import TEXT_JSON, add_format_argument
 

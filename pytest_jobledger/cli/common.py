@@ -7,9 +7,9 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..errors import JobledgerError
+from ..core.errors import JobledgerError
+from ..core.text import did_you_mean
 from ..project import Config, load_config
-from ..text import did_you_mean
 
 if TYPE_CHECKING:  # imported by find_job's callers; `audit` and `--help` need neither
     from ..gate.committed import Snapshot

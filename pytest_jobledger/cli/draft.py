@@ -13,17 +13,17 @@ import shlex
 import sys
 from pathlib import Path
 
-from ..atomic import locked
+from ..core.atomic import locked
+from ..core.errors import ConfigError
+from ..core.text import one_line
+from ..core.text import say as say_line
 from ..draft.request import DraftRequest, docstring_digest
 from ..draft.runner import DEFAULT_TIMEOUT_S, DraftFailed, isolated, run_command
 from ..draft.screen import Screen
 from ..draft.store import Draft, read_drafts, write_drafts
-from ..errors import ConfigError
 from ..findings import JoinedJob
 from ..project import Config
 from ..session import Session
-from ..text import one_line
-from ..text import say as say_line
 from .common import config_from_args
 from .options import add_format_argument, note
 

@@ -11,20 +11,20 @@ import argparse
 import sys
 from pathlib import Path
 
-from ..atomic import atomic_write
+from ..core.atomic import atomic_write
+from ..core.errors import ConfigError, JobledgerError
+from ..core.paths import Shown
+from ..core.text import one_line
+from ..core.text import say as say_line
 from ..draft.request import docstring_digest
 from ..draft.store import DraftsError
-from ..errors import ConfigError, JobledgerError
 from ..findings import GateResult
 from ..ledger.diff import stale_line
-from ..paths import Shown
 from ..project import Config
 from ..project.files import read_file
 from ..reporters.runbook import FORMATS, DraftNote, blockers, render_runbook
 from ..reporters.text import format_finding
 from ..session import Session
-from ..text import one_line
-from ..text import say as say_line
 from .common import config_from_args
 from .options import add_format_argument, note
 

@@ -11,11 +11,11 @@ import argparse
 import sys
 from pathlib import Path
 
-from ..atomic import atomic_write
-from ..errors import JobledgerError
+from ..core.atomic import atomic_write
+from ..core.errors import JobledgerError
+from ..core.paths import Shown, read_regular
+from ..core.text import one_line, say
 from ..overlay.schema import render_schema
-from ..paths import Shown, read_regular
-from ..text import one_line, say
 from .common import config_from_args
 from .options import add_format_argument, note
 

@@ -20,20 +20,20 @@ from collections.abc import Callable
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from ..atomic import locked
-from ..errors import OverlayError
+from ..core.atomic import locked
+from ..core.errors import OverlayError
+from ..core.paths import Shown
+from ..core.text import one_line, say
 from ..extract import extract_ledger
 from ..ledger.model import Ledger
 from ..ledger.store import parse_ledger
 from ..overlay.reader import read_overlay_bytes
-from ..paths import Shown
 from ..project import Config
 from ..project.files import ProjectFile, read_file
 from ..project.records import MAX_OVERLAY_BYTES, OVERLAY_BYTES_CEILING
 from ..stub.memo import Memo, open_memo
 from ..stub.result import StubResult
 from ..stub.swap import write_unless_changed
-from ..text import one_line, say
 from .common import add_cache_argument, config_from_args
 from .options import add_format_argument
 

@@ -26,14 +26,14 @@ from pathlib import Path
 from typing import Any
 
 from .. import __version__, audit
-from ..atomic import atomic_write
-from ..errors import JobledgerError
+from ..core.atomic import atomic_write
+from ..core.errors import JobledgerError
+from ..core.paths import Shown
+from ..core.text import one_line, say
 from ..gate.committed import Snapshot
 from ..gate.today import ENV as TODAY_ENV
-from ..paths import Shown
 from ..project import Config
 from ..session import Session
-from ..text import one_line, say
 from ..verdict import Action, Answer, JobFacts, Request, Verdict, decide
 from ..verdict import plan as plans
 from ..verdict.approval import ApprovalCheck, changed_by, check, history

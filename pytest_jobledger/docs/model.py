@@ -11,14 +11,14 @@ import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import ConfigError
+from ..core.errors import ConfigError
+from ..core.text import inert, one_line
 from ..findings import Check, GateResult
 from ..project import RUNBOOK_GROUPS, Config, load_config
 from ..reporters.runbook.build import blockers, build_runbook
 from ..reporters.runbook.model import Runbook
 from ..reporters.text import format_finding
 from ..session import Session
-from ..text import inert, one_line
 
 
 @dataclass(frozen=True)

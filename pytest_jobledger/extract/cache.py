@@ -17,8 +17,9 @@ named by ``JOBLEDGER_CACHE_DIR``, the operator's choice, which may be outside th
 
 The snapshot is keyed by the tool (its version and the digest of its own extraction code), the
 root and every configuration key extraction reads. It is written whole and atomically
-(:func:`~pytest_jobledger.atomic.atomic_write`), read through
-:func:`~pytest_jobledger.paths.read_regular` with a size limit, and starts with the HMAC-SHA256 of
+(:func:`~pytest_jobledger.core.atomic.atomic_write`), read through
+:func:`~pytest_jobledger.core.paths.read_regular` with a size limit, and starts with the
+HMAC-SHA256 of
 the rest under this machine's key (:mod:`.cachekey`, kept outside the repository): a corrupt,
 truncated, foreign or concurrently replaced file, and any snapshot a checkout carries (a pull
 request can compute content digests, not the key), is ignored and rewritten, never trusted; an
@@ -37,10 +38,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .. import __version__, environment
-from ..atomic import atomic_write, make_folder
+from .. import __version__
+from ..core import environment
+from ..core.atomic import atomic_write, make_folder
+from ..core.paths import read_regular
 from ..ledger.model import Job, Pattern, Unsupported
-from ..paths import read_regular
 from ..project import Config
 from .cachekey import KeyUnavailable, load_key, sign, verify
 from .deps import Trail, digest

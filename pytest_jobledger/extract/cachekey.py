@@ -22,9 +22,9 @@ import stat
 from collections.abc import Mapping
 from pathlib import Path
 
-from .. import environment
-from ..atomic import create_private_file
-from ..paths import is_inside
+from ..core import environment
+from ..core.atomic import create_private_file
+from ..core.paths import is_inside
 
 ENV = environment.KEY_DIR
 NAME = "cache-key"

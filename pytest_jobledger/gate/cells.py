@@ -11,6 +11,7 @@ import unicodedata
 from collections.abc import Iterable
 from typing import Any
 
+from ..core.text import Suggester
 from ..findings import Check, Finding, Kind
 from ..ledger.model import LEDGER_KEYS, Job
 from ..overlay.cells import DRAFT_KEYS, CellKind, spec_for
@@ -18,7 +19,6 @@ from ..overlay.model import Cell, Entry, Overlay
 from ..overlay.roster import Roster
 from ..overlay.values import describe_value
 from ..project import Config
-from ..text import Suggester
 from .signatures import Signatures
 
 YES_NO = ("yes", "no")

@@ -14,7 +14,7 @@ import hashlib
 from dataclasses import dataclass
 from functools import cached_property
 
-from ..errors import OverlayError
+from ..core.errors import OverlayError
 from ..findings import Finding, GateResult, JoinedJob
 from ..ledger.diff import ledger_diff, stale_line
 from ..ledger.model import Ledger

@@ -12,7 +12,7 @@ import hashlib
 from dataclasses import dataclass
 
 from ..baseline import BaseBaseline
-from ..errors import OverlayError
+from ..core.errors import OverlayError
 from ..findings import Check, GateResult, Inputs
 from ..ledger.model import Ledger
 from ..overlay.model import Overlay

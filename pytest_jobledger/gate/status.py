@@ -7,12 +7,12 @@ that found nothing (a ``paths`` typo, an ``exclude`` that matches everything) is
 
 from __future__ import annotations
 
-from ..errors import OverlayError
+from ..core.errors import OverlayError
+from ..core.text import checked_out
 from ..findings import STATUS_JOB, Check, Finding, Kind, Status
 from ..ledger.diff import ledger_diff, stale_line
 from ..ledger.model import Ledger
 from ..project import Config
-from ..text import checked_out
 
 __all__ = ["STATUS_JOB", "ledger_status", "overlay_status"]
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import datetime
 from collections.abc import Mapping
 
-from .. import environment
-from ..errors import ConfigError
+from ..core import environment
+from ..core.errors import ConfigError
 
 ENV = environment.TODAY
 

@@ -35,10 +35,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from .. import environment, git
-from ..atomic import scratch_folder, write_scratch
+from .. import git
+from ..core import environment
+from ..core.atomic import scratch_folder, write_scratch
+from ..core.text import one_line
 from ..project import find_pyproject
-from ..text import one_line
 from .context import GitHubContext, base_refs
 
 #: The gate's own plugins (the ``pytest11`` entry points of pytest-jobledger).

@@ -10,9 +10,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from ..atomic import atomic_write
-from ..errors import JobledgerError
-from ..readers import Unreadable, parse_json
+from ..core.atomic import atomic_write
+from ..core.errors import JobledgerError
+from ..core.readers import Unreadable, parse_json
 from .model import Ledger, NotALedger
 
 

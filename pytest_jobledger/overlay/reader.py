@@ -25,11 +25,11 @@ import re
 from pathlib import Path
 from typing import Any
 
-from ..errors import OverlayError
-from ..paths import FileTooLarge, UnsafeFile, read_regular
+from ..core.errors import OverlayError
+from ..core.paths import FileTooLarge, UnsafeFile, read_regular
+from ..core.readers import Problem, Unreadable, guarded, parse_yaml, yaml_problem
+from ..core.text import has_surrogate
 from ..project.records import MAX_OVERLAY_BYTES, OVERLAY_BYTES_CEILING
-from ..readers import Problem, Unreadable, guarded, parse_yaml, yaml_problem
-from ..text import has_surrogate
 from .model import Cell, Entry, Overlay
 from .schema import SCHEMA_RESOURCE, shape_validator
 from .values import MISSING, describe_value, short, to_plain
@@ -168,7 +168,7 @@ def _yaml11_loader() -> type[Any]:
 
 def load_strict(text: str, events: list[Any] | None = None) -> Any:
     """``text`` read as YAML 1.2 round-trip data, strictly: a duplicate key or a ruamel warning
-    is refused, dates stay text. Raises :class:`~pytest_jobledger.readers.Unreadable` (whatever
+    is refused, dates stay text. Raises :class:`~pytest_jobledger.core.readers.Unreadable` (whatever
     failed, located); each caller says what its file is. The overlay, the owners roster and the
     stub read YAML the same way."""
     return parse_yaml(text, events)

@@ -1,7 +1,8 @@
 """What a ``[tool.jobledger]`` value may be: one validator per kind of value, each typed.
 
 A validator takes the value as TOML gave it and the :class:`Context` of the reading, and returns
-the checked value or raises the context's located :class:`~pytest_jobledger.errors.ConfigError`.
+the checked value or raises the context's located
+:class:`~pytest_jobledger.core.errors.ConfigError`.
 The key table (``keys.py``) names which validator checks which key.
 """
 
@@ -13,11 +14,11 @@ from collections.abc import Mapping
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from ..errors import ConfigError
+from ..core.errors import ConfigError
+from ..core.paths import outside_reason, too_long
+from ..core.text import did_you_mean, one_line
 from ..ledger.model import FRAMEWORKS, LEDGER_KEYS, RESOLVED_FIELDS
 from ..overlay.cells import CELLS, DEFAULT_REQUIRED_CELLS, REVIEWED_ON, CellKind, CellSettings
-from ..paths import outside_reason, too_long
-from ..text import did_you_mean, one_line
 from .records import BULK_RETRY_CEILING, OVERLAY_BYTES_CEILING, DecoratorSpec
 from .roles import path_text
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..paths import read_regular
-from ..readers import Unreadable, decode_utf8
+from ..core.paths import read_regular
+from ..core.readers import Unreadable, decode_utf8
 from .keys import BY_NAME
 from .records import Config
 

@@ -16,9 +16,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..environment import AUDIT_URL, CACHE_DIR
+from ..core.environment import AUDIT_URL, CACHE_DIR
+from ..core.readers import parse_toml
 from ..overlay.cells import DEFAULT_REQUIRED_CELLS
-from ..readers import parse_toml
 from . import checks
 from .checks import Context
 from .records import (

@@ -12,9 +12,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..errors import ConfigError
-from ..paths import read_regular
-from ..readers import Unreadable, decode_utf8, parse_toml
+from ..core.errors import ConfigError
+from ..core.paths import read_regular
+from ..core.readers import Unreadable, decode_utf8, parse_toml
 from .checks import Context, expected
 from .keys import BY_NAME, EXAMPLES, KEYS, KNOWN, PATH_ROLES, WRITTEN_ROLES
 from .records import Cache, Cells, Config, Drafts, Extraction, Files, Review, Runbook, Verdict

@@ -12,9 +12,9 @@ import re
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
-from ..errors import ConfigError
-from ..paths import is_git_name, real
-from ..text import one_line
+from ..core.errors import ConfigError
+from ..core.paths import is_git_name, real
+from ..core.text import one_line
 
 #: How a located error is made for a key (``Context.fail``).
 Fail = Callable[[str, str], ConfigError]

@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
+from ..core.text import escape_surrogates
 from ..findings import Finding
 from ..project import Config
-from ..text import escape_surrogates
 
 
 def report(findings: Sequence[Finding], config: Config) -> str:

@@ -15,7 +15,8 @@ key) is ignored: the full path runs, as without a memo. ``--no-cache`` neither r
 it.
 
 The memo lives in the content cache's folder (:func:`~pytest_jobledger.extract.cache.cache_folder`,
-the same binding to the root) and is written through :func:`~pytest_jobledger.atomic.atomic_write`.
+the same binding to the root) and is written through
+:func:`~pytest_jobledger.core.atomic.atomic_write`.
 """
 
 from __future__ import annotations
@@ -31,12 +32,12 @@ from importlib.machinery import PathFinder
 from pathlib import Path
 
 from .. import __version__
-from ..atomic import atomic_write
+from ..core.atomic import atomic_write
+from ..core.paths import read_regular
 from ..extract.cache import cache_folder, is_cache_folder, prepare_folder
 from ..extract.cachekey import KeyUnavailable, load_key, sign
 from ..extract.deps import digest
 from ..ledger.model import Ledger
-from ..paths import read_regular
 from ..project import Config
 
 #: 1: a JSON head with the HMAC, then the JSON body of input digests.

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from ..errors import OverlayError
+from ..core.errors import OverlayError
 from ..ledger.model import Job, Ledger
 from ..ledger.renames import Ambiguity, Pair, pair
 from ..project import DEFAULT_BLOCKED_VALUES

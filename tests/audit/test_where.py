@@ -11,7 +11,7 @@ from repo_files import copy_tracked
 
 from pytest_jobledger import audit
 from pytest_jobledger.cli import main
-from pytest_jobledger.errors import ConfigError
+from pytest_jobledger.core.errors import ConfigError
 from pytest_jobledger.project import load_config
 
 REPO = Path(__file__).resolve().parents[2]

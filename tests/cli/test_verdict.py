@@ -11,9 +11,9 @@ import pytest
 from repo_files import copy_tracked
 
 from pytest_jobledger import audit
-from pytest_jobledger.atomic import locked
 from pytest_jobledger.audit import log as audit_log
 from pytest_jobledger.cli import main
+from pytest_jobledger.core.atomic import locked
 
 REPO = Path(__file__).resolve().parents[2]
 JOB = "acme_shop.billing.tasks.capture_invoice"

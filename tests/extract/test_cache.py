@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from pytest_jobledger.errors import JobledgerError
+from pytest_jobledger.core.errors import JobledgerError
 from pytest_jobledger.extract import cache, cachekey, engine
 from pytest_jobledger.project import Config, load_config
 

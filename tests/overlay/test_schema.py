@@ -9,7 +9,7 @@ import jsonschema
 import pytest
 
 from pytest_jobledger.cli import main
-from pytest_jobledger.errors import ConfigError
+from pytest_jobledger.core.errors import ConfigError
 from pytest_jobledger.overlay.schema import build_schema, render_schema, schema, schema_text
 from pytest_jobledger.project import Config, config_from_table
 

@@ -9,10 +9,10 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from pytest_jobledger.errors import ConfigError
+from pytest_jobledger.core.errors import ConfigError
+from pytest_jobledger.core.readers import parse_toml
 from pytest_jobledger.project import Config, load_config
 from pytest_jobledger.project.keys import KEYS, KNOWN, readme_block, table_schema
-from pytest_jobledger.readers import parse_toml
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from pytest_jobledger.atomic import atomic_write, make_folder
-from pytest_jobledger.errors import ConfigError
-from pytest_jobledger.paths import UnsafeFile, read_regular
+from pytest_jobledger.core.atomic import atomic_write, make_folder
+from pytest_jobledger.core.errors import ConfigError
+from pytest_jobledger.core.paths import UnsafeFile, read_regular
 from pytest_jobledger.project import load_config
 
 ONE_NAME = "a" * 5000

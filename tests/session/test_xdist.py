@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from pytest_jobledger.trace import ENV
+from pytest_jobledger.core.trace import ENV
 
 REPO = Path(__file__).resolve().parents[2]
 HOMEGROWN = REPO / "examples" / "homegrown"

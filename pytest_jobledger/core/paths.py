@@ -4,7 +4,7 @@ The scanned tree may be a hostile pull request. A configured path (``ledger``, `
 ``paths``) or a committed symlink that resolves outside the root is refused, never followed; a
 file that is not a regular file (a FIFO, a device, a folder) is refused before it is read, so it
 can neither hang a run nor feed it without end. Every read of a repository file goes through
-here; every write goes through :mod:`pytest_jobledger.atomic`, which builds on these rules (and
+here; every write goes through :mod:`pytest_jobledger.core.atomic`, which builds on these rules (and
 :func:`is_git_name`, shared with the configuration's path checks).
 """
 

@@ -5,7 +5,8 @@ target, keeping the old file's permission bits), and :func:`locked` serialises w
 read-modify-write one file. The scanned tree may be a hostile pull request, so a write is bound
 to the project ``root``: the path is walked one folder at a time below the root, each folder
 opened without following a symlink (``O_NOFOLLOW`` on a folder descriptor, so the checks and the
-write see the same folders), and the write is refused (:class:`~pytest_jobledger.paths.UnsafeFile`,
+write see the same folders), and the write is refused
+(:class:`~pytest_jobledger.core.paths.UnsafeFile`,
 an ``OSError``) when the target
 
 - lies outside the root (unless the operator named it on the command line: ``-o PATH``),
