@@ -7,7 +7,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from repo_files import copy_tracked
 
 from pytest_jobledger import audit
 from pytest_jobledger.cli import main
@@ -99,13 +98,6 @@ def test_redaction() -> None:
     assert shown.startswith("postgresql://alice:***@db:5432/ops?")
     assert "sslmode=require" in shown
     assert audit.redact("postgresql://alice@db/ops") == "postgresql://alice@db/ops"
-
-
-@pytest.fixture
-def shop(tmp_path: Path) -> Path:
-    root = tmp_path / "shop"
-    copy_tracked(REPO / "examples" / "celery", root)
-    return root
 
 
 @pytest.mark.parametrize(

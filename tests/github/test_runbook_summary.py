@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import json
-import subprocess
 from pathlib import Path
 
 import pytest
+from helpers import git
 from repo_files import copy_tracked
 
 # tests/ is on sys.path (rootdir-relative test packages), so the shared parser helper is importable.
@@ -25,17 +25,6 @@ PARTLY = REPO / "tests" / "cases" / "runbook" / "partly_signed"
 CAPTURE = "acme.billing.tasks.capture_invoice"
 RECEIPT = "acme.billing.tasks.send_receipt"
 OVERLAY = "overlays/job_policy.yaml"
-
-
-def git(cwd: Path, *args: str) -> str:
-    done = subprocess.run(
-        ["git", "-c", "user.name=t", "-c", "user.email=t@t", *args],
-        cwd=cwd,
-        check=True,
-        capture_output=True,
-        text=True,
-    )
-    return done.stdout.strip()
 
 
 @pytest.fixture
