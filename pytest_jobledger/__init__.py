@@ -33,7 +33,7 @@ Data flows one way, one folder per stage (``tests/test_layering.py`` enforces th
 - ``github/``: the GitHub Actions face (its context, annotations, SARIF, summary, the pytest
   plugin, the action);
 - ``plugin``: ``pytest --jobledger``, one pytest item per policy cell;
-- ``cli/``: the ``jobledger`` command, one module per subcommand.
+- ``cli/``: the ``jobledger`` command, one module per subcommand (``__main__``: ``python -m``).
 """
 
 from __future__ import annotations

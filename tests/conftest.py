@@ -7,7 +7,8 @@ from pathlib import Path
 # The parsers with compiled parts, imported once before any test runs: pytester's in-process runs
 # restore sys.modules afterwards, and a C extension imported inside one (ruamel.yaml's) keeps the
 # classes of its first import, so the next run's fresh ruamel.yaml would reject its own nodes
-# ("expected a mapping node, but found mapping"). The commands import them lazily (issue 25).
+# ("expected a mapping node, but found mapping"). The commands import them lazily, so no test may
+# count on a command having imported them first.
 import libcst  # noqa: F401
 import pytest
 import ruamel.yaml  # noqa: F401

@@ -3,7 +3,12 @@
 Each subcommand module has ``NAME``, ``HELP``, ``add_arguments(parser)`` and ``run(args)``; adding
 one is a module here and a line in :data:`COMMANDS` (its name, its one-line help and its module).
 A subcommand's module is imported only when that subcommand is parsed, so ``jobledger --help``,
-``--version`` and ``jobledger list`` do not pay for every other command's imports (issue 25).
+``--version`` and ``jobledger list`` do not pay for every other command's imports.
+
+Beside the subcommands: ``common`` (``--root``/``--config`` into a ``Config``, the job an
+operator named), ``options`` (the options every subcommand spells the same way), ``progress``
+(how far a long extraction is, on stderr) and ``cards`` (the text a person reads during an
+incident).
 
 Exit codes, for every subcommand: 0 clean, 1 findings or problems reported, 2 usage or
 configuration error (``verdict`` also exits 3 for needs-review, and 2 when its trail cannot be

@@ -1,8 +1,8 @@
 """The text a person reads during an incident: fact lines, a job's card and a verdict's card.
 
 Every line goes through :func:`~pytest_jobledger.core.text.one_line`: a job id, a cell or a
-docstring
-comes from the repository and may try to start a second line (or a forged workflow command).
+docstring comes from the repository and may try to start a second line (or a forged workflow
+command).
 Values are shown as JSON (quoted text, bare numbers), so a signed ``"no"`` reads as the word a
 person wrote, and long text is clipped; ``--json`` has it whole.
 

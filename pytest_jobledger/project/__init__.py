@@ -7,7 +7,9 @@ through one reader.
 - ``checks``: one validator per kind of value (and per key that needs more);
 - ``records``: the frozen :class:`Config`, one sub-record per concept;
 - ``roles``: which file each path key names, and that no two share one;
-- ``load``: find the file, parse it, check each key as the table says.
+- ``load``: find the file, parse it, check each key as the table says;
+- ``files``: ``read_file``, the one reader of a project file (the limit from the key table, one
+  sentence per reason).
 """
 
 from __future__ import annotations
