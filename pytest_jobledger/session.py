@@ -38,7 +38,6 @@ from .baseline import (
     read_baseline,
     unreadable_base,
 )
-from .baseline.store import MAX_BASELINE_BYTES
 from .core.errors import JobledgerError, OverlayError
 from .core.readers import Unreadable, decode_utf8
 from .core.trace import trace
@@ -56,11 +55,8 @@ from .overlay.model import Overlay
 from .overlay.reader import parse_overlay, read_overlay_bytes
 from .overlay.roster import Roster, load_roster
 from .project import Config
-from .project.files import ProjectFile, read_file
+from .project.files import ProjectFile, limit_of, read_file
 from .reporters.runbook import CommittedRunbook, with_runbook_status
-
-#: A committed ledger of 100,000 jobs is about 60 MB; past this the base's is not read.
-MAX_BASE_LEDGER_BYTES = 64 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -263,7 +259,7 @@ def _base_baseline(
 ) -> BaseBaseline:
     """What the base's baseline file vouches for (none when it has none or is unreadable)."""
     try:
-        raw = repository.show(commit, config.baseline_path, limit=MAX_BASELINE_BYTES)
+        raw = repository.show(commit, config.baseline_path, limit=limit_of("baseline", config))
     except git.NotAtCommit:
         return base_entries(None, ref, display)
     except git.GitUnavailable as exc:
@@ -273,7 +269,7 @@ def _base_baseline(
 
 def _base(config: Config, repository: git.Repository, commit: str, ref: str) -> Base:
     try:
-        raw = repository.show(commit, config.ledger_path, limit=MAX_BASE_LEDGER_BYTES)
+        raw = repository.show(commit, config.ledger_path, limit=limit_of("ledger", config))
     except git.NotAtCommit as exc:
         raise git.GitUnavailable(
             f"{config.ledger_display} was not committed at {ref} ({commit[:12]}), so there is "

@@ -3,7 +3,6 @@ at least one case folder: a new kind, pattern or decorator cannot land without i
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from pathlib import Path
 from typing import Any
@@ -57,7 +56,7 @@ def test_every_framework_decorator_has_an_extraction_case(monkeypatch: pytest.Mo
     for case in sorted((CASES / "extract").iterdir()):
         if (case / "expected.json").is_file():
             # without the cache: every registration must be matched here, in this process
-            config = dataclasses.replace(load_config(root=case), use_cache=False)
+            config = load_config(root=case).without_cache()
             ledger = extract_ledger(config)
             decorators.extend(job.decorator for job in ledger.jobs)
     known = {key for framework in FRAMEWORKS.values() for key in framework.decorators}

@@ -29,10 +29,22 @@ class ProjectFile:
     refused: str | None = None
     #: The reason alone (the system's words, or the UTF-8 sentence), for a caller's own frame.
     reason: str | None = None
+    #: Where decoding stopped, when the file is not UTF-8 text.
+    line: int | None = None
 
     @property
     def exists(self) -> bool:
         return self.raw is not None or self.refused is not None
+
+
+def limit_of(role: str, config: Config) -> int:
+    """The most bytes read of the file the path key ``role`` names (the tree's or the base's)."""
+    if role == "overlay":
+        return config.files.max_overlay_bytes
+    limit = BY_NAME[role].limit
+    if limit is None:
+        raise KeyError(f"{role} names no file jobledger reads by size")
+    return limit
 
 
 def read_file(role: str, config: Config, *, path: Path | None = None) -> ProjectFile:
@@ -43,7 +55,7 @@ def read_file(role: str, config: Config, *, path: Path | None = None) -> Project
     if path is None:
         value = getattr(getattr(config, key.record), key.field)
         path = config.root / (value if value is not None else key.fallback or "")
-    limit = config.files.max_overlay_bytes if role == "overlay" else key.limit
+    limit = limit_of(role, config)
     display = config.display(path) if bound else str(path)
     try:
         raw = read_regular(path, root=config.root if bound else None, limit=limit)
@@ -56,5 +68,6 @@ def read_file(role: str, config: Config, *, path: Path | None = None) -> Project
         text = decode_utf8(raw)
     except Unreadable as error:
         sentence = NOT_UTF8.format(line=error.problem.line)
-        return ProjectFile(display, raw=raw, refused=sentence, reason=sentence)
+        line = error.problem.line
+        return ProjectFile(display, raw=raw, refused=sentence, reason=sentence, line=line)
     return ProjectFile(display, raw=raw, text=text.replace("\r\n", "\n"))

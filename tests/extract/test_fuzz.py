@@ -13,7 +13,6 @@ DEVELOPERS.md ("Property and fuzz tests: extraction"). Every failure found becom
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import tempfile
 from dataclasses import dataclass
@@ -210,7 +209,7 @@ def _extract(
         for name, (data, _) in files.items():
             (root / name).write_bytes(data)
         config = load_config(root=root)
-        reference = extract(dataclasses.replace(config, use_cache=False), prefilter=False)
+        reference = extract(config.without_cache(), prefilter=False)
         return extract_ledger(config), extract_ledger(config), reference.ledger
 
 

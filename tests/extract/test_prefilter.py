@@ -9,7 +9,6 @@ same bytes. The argument itself is in :mod:`pytest_jobledger.extract.prefilter`.
 
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path
 
 import pytest
@@ -27,7 +26,7 @@ TREES = [*CASES, *EXAMPLES]
 
 
 def _config(root: Path) -> Config:
-    return dataclasses.replace(load_config(root=root), use_cache=False)
+    return load_config(root=root).without_cache()
 
 
 def filtered_and_reference(config: Config) -> tuple[str, str]:
