@@ -7,7 +7,9 @@ configuration's own limits, and asks it for a view.
 What is read: the fresh ledger (an extraction of the code), the committed ledger (CRLF line
 endings undone, so a Windows checkout is not stale), the overlay, the owners roster, the base's
 ledger and overlay (with git, through the same parsers as the tree's), the baseline, the drafts,
-and today (``JOBLEDGER_TODAY`` honoured everywhere). The views:
+and today (``JOBLEDGER_TODAY`` honoured everywhere). A project file is read through the one
+reader, :func:`~pytest_jobledger.project.files.read_file` (its limit from the key table), and the
+freshness of the committed ledger and of the runbook is decided here, once. The views:
 
 - :attr:`Session.fresh_view`: the gate over the code as it is now, with the runbook-fresh item,
   for ``check``, ``pytest --jobledger``, ``render``, ``baseline``, ``draft`` and the GitHub

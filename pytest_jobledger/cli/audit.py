@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from .. import audit
 from ..audit.chain import line_sha256
+from ..core import environment
 from ..core.errors import JobledgerError
 from ..core.paths import Shown
 from ..core.text import one_line, say
@@ -115,7 +115,7 @@ def _copy(audit_log: str, root: Path, to: str | None) -> int:
         audit.target_of(audit_log, root=root, origin="[tool.jobledger] audit_log"), root=root
     )
     if to is None:
-        to = os.environ.get(audit.ENV_URL, "")
+        to = environment.read(environment.AUDIT_URL)
         if not to:
             raise JobledgerError(f"audit copy: give --to URL or set {audit.ENV_URL}")
         target = audit.open_store(audit_log, root=root)

@@ -26,12 +26,12 @@ from pathlib import Path
 from typing import Any
 
 from .. import __version__, audit
+from ..core import environment
 from ..core.atomic import atomic_write
 from ..core.errors import JobledgerError
 from ..core.paths import Shown
 from ..core.text import one_line, say
 from ..gate.committed import Snapshot
-from ..gate.today import ENV as TODAY_ENV
 from ..project import Config
 from ..session import Session
 from ..verdict import Action, Answer, JobFacts, Request, Verdict, decide
@@ -99,7 +99,7 @@ def run(args: argparse.Namespace) -> int:
     records = trail_records(store)
     past = history(records, request.job, request.ticket)
     request = dataclasses.replace(request, history=past)
-    now = plans.clock(session.today, pinned=bool(os.environ.get(TODAY_ENV, "").strip()))
+    now = plans.clock(session.today, pinned=bool(environment.read(environment.TODAY).strip()))
     derived = derive_plan(snapshot, request, now, trail_lines=len(records))
     read = audit.Since(len(records), changed_by(records, request.job, request.ticket))
     if args.plan:
