@@ -13,17 +13,15 @@ from pathlib import Path
 
 from ..core.atomic import atomic_write
 from ..core.errors import JobledgerError
-from ..core.paths import Shown, read_regular
+from ..core.paths import Shown
 from ..core.text import one_line, say
 from ..overlay.schema import render_schema
+from ..project.files import read_file
 from .common import config_from_args
 from .options import add_format_argument, note
 
 NAME = "schema"
 HELP = "write the overlay schema for this configuration (required cells, project cells, enums)"
-
-#: A schema is a few kilobytes; a larger file at its path is not ours.
-MAX_SCHEMA_BYTES = 1024 * 1024
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -50,17 +48,12 @@ def run(args: argparse.Namespace) -> int:
         return 0
     # -o is the operator's own choice; the configured path belongs to the tree and stays in it.
     path = Path(args.output) if args.output else config.schema_path
-    root = None if args.output else config.root
     shown = one_line(
         str(path) if args.output else Shown.here(config.root).path(config.display(path))
     )
     if args.check:
-        try:
-            current = read_regular(path, root=root, limit=MAX_SCHEMA_BYTES).decode("utf-8")
-        except FileNotFoundError:
-            current = None
-        except (OSError, UnicodeDecodeError):
-            current = ""
+        read = read_file("schema", config, path=Path(args.output) if args.output else None)
+        current = (read.text or "") if read.exists else None
         if current == text:
             note(args, f"jobledger: {shown} is up to date")
             return 0
