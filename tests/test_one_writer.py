@@ -25,7 +25,7 @@ from pytest_jobledger.core import atomic
 from pytest_jobledger.core.paths import UnsafeFile
 
 PACKAGE = Path(__file__).resolve().parents[1] / "pytest_jobledger"
-WRITER = PACKAGE / "atomic.py"
+WRITER = PACKAGE / "core" / "atomic.py"
 EXAMPLE = Path(__file__).parent.parent / "examples" / "celery"
 
 #: Calls that write, whatever they are called on.
