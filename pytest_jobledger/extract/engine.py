@@ -115,15 +115,11 @@ class Extractor:
     _tree_bytes: int = 0
 
     def __post_init__(self) -> None:
-        config = self.config
+        config, scan = self.config, self.config.extraction
         excludes = Excludes(
-            config.extraction.all_excludes,
-            config.root,
-            respect_gitignore=config.extraction.respect_gitignore,
+            scan.all_excludes, config.root, respect_gitignore=scan.respect_gitignore
         )
-        self.files = list(
-            iter_source_files(config.root, config.extraction.paths, excludes, self._unlisted)
-        )
+        self.files = list(iter_source_files(config.root, scan.paths, excludes, self._unlisted))
         self.by_module: dict[str, str] = {}
         for source in self.files:
             self.by_module.setdefault(source.module, source.rel_path)
@@ -131,9 +127,7 @@ class Extractor:
         if config.cache.enabled and self.prefilter:
             self.store = open_store(config)
         self.counts = _Counts()
-        self.reader = FileReader(
-            min(config.extraction.max_file_bytes, MAX_FILE_BYTES_CEILING), config.root
-        )
+        self.reader = FileReader(min(scan.max_file_bytes, MAX_FILE_BYTES_CEILING), config.root)
 
     # -- the run -----------------------------------------------------------------------------
 
