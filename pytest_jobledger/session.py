@@ -41,7 +41,6 @@ from .baseline import (
     unreadable_base,
 )
 from .core.errors import JobledgerError, OverlayError
-from .core.readers import Unreadable, decode_utf8
 from .core.trace import trace
 from .draft.store import Draft, DraftsError, read_drafts
 from .findings import ChangeReport, GateResult
@@ -57,7 +56,7 @@ from .overlay.model import Overlay
 from .overlay.reader import parse_overlay, read_overlay_bytes
 from .overlay.roster import Roster, load_roster
 from .project import Config
-from .project.files import ProjectFile, limit_of, read_file
+from .project.files import ProjectFile, as_text, limit_of, read_file
 from .reporters.runbook import CommittedRunbook, with_runbook_status
 
 
@@ -279,12 +278,11 @@ def _base(config: Config, repository: git.Repository, commit: str, ref: str) -> 
         ) from exc
     ledger: Ledger | None
     problem: str | None
-    try:
-        text = decode_utf8(raw).replace("\r\n", "\n")
-    except Unreadable:
-        ledger, problem = None, "it is not UTF-8 text"
+    read = as_text(config.ledger_display, raw)
+    if read.text is None:
+        ledger, problem = None, read.refused
     else:
-        ledger, problem = parse_ledger(text)
+        ledger, problem = parse_ledger(read.text)
     if ledger is None:
         raise git.GitUnavailable(
             f"{config.ledger_display} at {ref} is not a ledger jobledger can read ({problem})"

@@ -64,10 +64,16 @@ def read_file(role: str, config: Config, *, path: Path | None = None) -> Project
     except OSError as error:
         why = error.strerror or str(error)
         return ProjectFile(display, refused=f"cannot read it ({why})", reason=why)
+    return as_text(display, raw)
+
+
+def as_text(display: str, raw: bytes) -> ProjectFile:
+    """The bytes of a file (the tree's, or the base's from git) as its text, or why they are
+    not: the lower half of the ladder, the same for every reading."""
     try:
         text = decode_utf8(raw)
     except Unreadable as error:
-        sentence = NOT_UTF8.format(line=error.problem.line)
         line = error.problem.line
+        sentence = NOT_UTF8.format(line=line)
         return ProjectFile(display, raw=raw, refused=sentence, reason=sentence, line=line)
     return ProjectFile(display, raw=raw, text=text.replace("\r\n", "\n"))
