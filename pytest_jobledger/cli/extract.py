@@ -9,13 +9,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from ..errors import ConfigError
+from ..core.errors import ConfigError
+from ..core.paths import Shown
+from ..core.text import one_line, say
 from ..extract import extract
 from ..gate.status import empty_scan
 from ..ledger.model import Ledger
 from ..ledger.store import write_ledger
-from ..paths import Shown
-from ..text import one_line, say
 from .common import add_cache_argument, config_from_args
 from .options import add_format_argument, note
 from .progress import TerminalProgress

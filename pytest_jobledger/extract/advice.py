@@ -13,7 +13,7 @@ from pathlib import PurePosixPath
 import libcst as cst
 
 from ..ledger.model import Pattern, Unsupported
-from ..text import clip
+from ..core.text import clip
 from .matching import Match
 from .records import Context, ModuleSummary, Reference, dotted_name
 from .values import source_text

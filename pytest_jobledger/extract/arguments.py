@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from ..ledger.model import RESOLVED_FIELDS, JSONValue
-from ..text import clip
+from ..core.text import clip
 from .frameworks import FIELD_KINDS, Evaluation, Rules
 from .values import Known, Outcome, Unknown, not_literal, source_text
 

@@ -16,7 +16,7 @@ from functools import lru_cache
 
 import libcst as cst
 
-from ..config import Config
+from ..project import Config
 from .frameworks import FRAMEWORKS
 from .matching import Match
 from .records import Context, ModuleSummary, dotted_name, head_name
@@ -79,7 +79,7 @@ def held_decorator(
 def registering_names(config: Config) -> frozenset[str]:
     """The last parts of every framework's decorators and of the configured ones: the names
     a decorator of an unknown object (``@app.task``, ``app`` a parameter) registers by."""
-    return _framework_names() | {name.rsplit(".", 1)[-1] for name in config.decorators}
+    return _framework_names() | {name.rsplit(".", 1)[-1] for name in config.extraction.decorators}
 
 
 @lru_cache(maxsize=1)

@@ -20,7 +20,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from ..ledger.model import Pattern, Unsupported
-from ..text import clip
+from ..core.text import clip
 
 #: The marker, however it is spaced or capitalised.
 _MARKER = re.compile(r"jobledger:\s*ignore", re.IGNORECASE)

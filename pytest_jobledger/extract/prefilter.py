@@ -56,7 +56,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TypeAlias
 
-from ..config import Config
+from ..project import Config
 from .ignores import comments
 from .limits import measure
 
@@ -129,7 +129,7 @@ class Words:
 
     @classmethod
     def of(cls, config: Config, aliases: Iterable[str] = ()) -> Words:
-        configured = frozenset(name.rsplit(".", 1)[-1] for name in config.decorators)
+        configured = frozenset(name.rsplit(".", 1)[-1] for name in config.extraction.decorators)
         return cls(framework_words() | configured, configured, frozenset(aliases))
 
     def with_aliases(self, aliases: Iterable[str]) -> Words:

@@ -23,8 +23,8 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
-from ..config import Config
 from ..ledger.model import Job, Pattern, Unsupported
+from ..project import Config
 from . import advice
 from .arguments import CallArguments, read
 from .binding import (
@@ -94,7 +94,9 @@ class Sites:
         """The body of a configured homegrown decorator is its implementation, not a job."""
         if not context.in_function:
             return False
-        return f"{summary.source.module}.{context.in_function[0]}" in self.config.decorators
+        return (
+            f"{summary.source.module}.{context.in_function[0]}" in self.config.extraction.decorators
+        )
 
     # -- decorator sites ---------------------------------------------------------------------
 

@@ -17,8 +17,8 @@ from typing import Any
 
 import libcst as cst
 
+from ..core.text import clip
 from ..ledger.model import JSONValue
-from ..text import clip
 
 MAX_STRING = 10_000
 MAX_INT_BITS = 256

@@ -19,12 +19,12 @@ from __future__ import annotations
 import datetime
 from collections.abc import Sequence
 
-from ..config import Config
+from ..core.text import Suggester
 from ..findings import Check, Finding, GateResult, JoinedJob, Kind, Level
 from ..ledger.model import Job, Ledger, Unsupported
 from ..overlay.model import Overlay
 from ..overlay.roster import Roster
-from ..text import Suggester
+from ..project import Config
 from .cells import CellRules
 
 DUPLICATE_CELL = "duplicate-id"

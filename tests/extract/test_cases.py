@@ -30,9 +30,9 @@ from typing import Any
 
 import pytest
 
-from pytest_jobledger.config import load_config
 from pytest_jobledger.extract import extract_ledger
 from pytest_jobledger.ledger.model import LEDGER_KEYS, RESOLVED_FIELDS, Job, Ledger
+from pytest_jobledger.project import load_config
 
 CASES_DIR = Path(__file__).resolve().parent.parent / "cases" / "extract"
 CASES = sorted(path for path in CASES_DIR.iterdir() if (path / "expected.json").is_file())
