@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from repo_files import copy_tracked
 
-from pytest_jobledger import redact as redaction
 from pytest_jobledger.cli import main
-from pytest_jobledger.redact import redact
+from pytest_jobledger.core import redact as redaction
+from pytest_jobledger.core.redact import redact
 
 REPO = Path(__file__).resolve().parents[1]
 JOB = "acme_shop.billing.tasks.capture_invoice"

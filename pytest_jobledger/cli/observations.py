@@ -16,11 +16,11 @@ import argparse
 from typing import Any
 
 from .. import __version__, audit
-from ..config import Config
-from ..errors import JobledgerError
+from ..core.errors import JobledgerError
+from ..core.redact import redact
+from ..core.text import clip
 from ..gate.committed import Snapshot
-from ..redact import redact
-from ..text import clip
+from ..project import Config
 
 #: The most of a refusal's reason the trail keeps (its schema's limit).
 REASON_CHARS = 2048
@@ -46,7 +46,7 @@ def observed(
     shown: int,
 ) -> None:
     """Append the observation before anything is printed (only with ``audit_observations``)."""
-    if not config.audit_observations:
+    if not config.verdict.audit_observations:
         return
     from .verdict import open_trail  # the verdict's refusal when the trail cannot be opened
 
@@ -98,7 +98,7 @@ def refused(
         "version": __version__,
     }
     try:
-        store = audit.open_store(config.audit_log, root=config.root)
+        store = audit.open_store(config.verdict.audit_log, root=config.root)
         audit.append_event(store, record)
     except audit.AuditError:
         return

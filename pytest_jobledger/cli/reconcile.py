@@ -17,10 +17,10 @@ from typing import Any
 
 from .. import __version__
 from ..audit import Since
-from ..errors import JobledgerError
-from ..redact import redact
+from ..core.errors import JobledgerError
+from ..core.redact import redact
+from ..core.text import one_line, say
 from ..session import Session
-from ..text import one_line, say
 from ..verdict.approval import changed_by, history
 from .common import config_from_args, find_job
 from .options import TEXT_JSON, add_format_argument

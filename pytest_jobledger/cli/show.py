@@ -6,9 +6,9 @@ import argparse
 import json
 from typing import Any
 
-from ..redact import redact
+from ..core.redact import redact
+from ..core.text import say
 from ..session import Session
-from ..text import say
 from ..verdict import JobFacts
 from .cards import job_card
 from .common import config_from_args, find_job

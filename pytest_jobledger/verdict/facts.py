@@ -14,12 +14,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
+from ..core.redact import redact
 from ..findings import Check, Finding, JoinedJob
 from ..gate.committed import COMMITTED, Snapshot
 from ..ledger.model import RESOLVED_FIELDS, Job, JSONValue
 from ..overlay.cells import CELLS, REVIEWED_ON
 from ..overlay.values import describe_value
-from ..redact import redact
 from .directives import Suspect, scan
 from .model import Evidence, Fact
 from .quality import Reading, cell_quality, ledger_file_quality, ledger_quality
@@ -160,8 +160,8 @@ def from_snapshot(snapshot: Snapshot, job_id: str) -> JobFacts | None:
     return collect(
         row,
         overlay_path=config.overlay_display,
-        required=config.required_cells,
-        bulk_retry_limit=config.bulk_retry_limit,
+        required=config.cells.required,
+        bulk_retry_limit=config.verdict.bulk_retry_limit,
         unreadable=(f"line {error.line}: " if error and error.line else "") + error.message
         if error is not None
         else None,

@@ -200,7 +200,11 @@ def test_case(
         assert (code, out) == (2, "")
         assert case["error"] in err
         assert len(err.splitlines()) == 1, err
-        assert trail(shop) == before, "nothing is appended"
+        after = trail(shop)
+        assert after[: len(before)] == before, "nothing is rewritten"
+        refusals = after[len(before) :]  # a refused request is recorded, and nothing else
+        expected = ["refusal"] if case.get("recorded", True) else []
+        assert [record["event"] for record in refusals] == expected
         return
     shown = json.loads(out)
     assert shown["verdict"] == case["answer"], shown["blockers"]
