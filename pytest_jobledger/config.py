@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from .audit.where import WhereError, target_of
 from .errors import ConfigError
 from .ledger.model import FRAMEWORKS, LEDGER_KEYS, RESOLVED_FIELDS
 from .overlay.cells import (
@@ -481,41 +482,19 @@ def config_from_table(
 
 
 def _audit_log(value: str, inside: Any, fail: Any) -> str:
-    """``audit_log``: a path inside the root, ``sqlite:///relative/path`` inside the root, or a
-    ``postgresql://`` URL without a password (pyproject.toml is committed and a pull request can
-    read it; a password goes in ``JOBLEDGER_AUDIT_URL``, which wins). The value itself is never
-    repeated in a message about a password."""
-    if "://" not in value:
+    """``audit_log``: checked by the trail's own parser (:func:`.audit.where.target_of`, the
+    repository's side: a path or ``sqlite:///relative/path`` inside the root, or a PostgreSQL
+    URL naming at most a user and a database), then a path is checked inside the root. The value
+    itself is never repeated in a message about a password."""
+    try:
+        target = target_of(value, origin="[tool.jobledger] audit_log")
+    except WhereError as error:
+        raise fail("audit_log", error.reason) from None
+    if target.kind == "file":
         return str(inside("audit_log", value))
-    scheme, _, rest = value.partition("://")
-    if scheme == "sqlite":
-        if not rest.startswith("/") or rest.startswith("//") or rest == "/":
-            raise fail(
-                "audit_log",
-                "a SQLite store here is sqlite:///relative/path.db inside the root (an absolute "
-                "path belongs in JOBLEDGER_AUDIT_URL)",
-            )
-        inside("audit_log", rest[1:])
-        return value
-    if scheme in ("postgresql", "postgres"):
-        try:
-            parts = urlsplit(value)
-            parts.port  # noqa: B018 - a port that is not a number raises here
-        except ValueError:
-            raise fail("audit_log", "is not a postgresql:// URL jobledger can read") from None
-        query = [item.partition("=")[0] for item in parts.query.split("&")]
-        if parts.password is not None or "password" in query:
-            raise fail(
-                "audit_log",
-                "holds a password, and pyproject.toml is committed: remove it here and set "
-                "JOBLEDGER_AUDIT_URL (which wins over audit_log) in the operators' environment",
-            )
-        return value
-    raise fail(
-        "audit_log",
-        f"{one_line(scheme)!r} is not a store jobledger knows: give a path, "
-        "sqlite:///relative/path.db or postgresql://user@host/db",
-    )
+    if target.kind == "sqlite":
+        inside("audit_log", target.location)
+    return value
 
 
 def _cache_dir(value: str, fail: Any) -> str:

@@ -3,7 +3,11 @@
 - ``chain``: the line format, the genesis value, the head file;
 - ``log``: append under the folder's lock (with a timeout, fsync), and read back;
 - ``verify``: the first line that breaks the chain or the head;
-- ``store``: the same chain in a file, SQLite or PostgreSQL (``JOBLEDGER_AUDIT_URL``).
+- ``identity``: which trail this is (a ``trail`` event's id, or the first line's sha256), and its
+  head: what a signed plan names;
+- ``store``: the same chain in a file, SQLite or PostgreSQL;
+- ``where``: the one parser of where a trail is (``audit_log``, ``JOBLEDGER_AUDIT_URL``): what the
+  repository may name (no host, no connection parameter) and what only the operator may;
 
 Only the core modules are imported here (errors, atomic, paths, text, config): the trail knows
 nothing of what a verdict means, so it can be checked without the rest of the tool.
@@ -13,9 +17,11 @@ from __future__ import annotations
 
 from .chain import GENESIS, AuditError, head_path
 from .events import KINDS, append_event
+from .identity import head_of, identify, identity_of
 from .log import LOCK_TIMEOUT_S, Line, Since, append, read_lines
-from .store import ENV_URL, SCHEMA_VERSION, Store, Target, open_store, redact, store_for, target_of
+from .store import SCHEMA_VERSION, Store, open_store, store_for
 from .verify import Report, verify
+from .where import ENV_URL, Target, redact, target_of
 
 __all__ = [
     "ENV_URL",
@@ -31,7 +37,10 @@ __all__ = [
     "Target",
     "append",
     "append_event",
+    "head_of",
     "head_path",
+    "identify",
+    "identity_of",
     "open_store",
     "read_lines",
     "redact",

@@ -96,11 +96,15 @@ def run(args: argparse.Namespace) -> int:
     snapshot = session.committed_view
     facts = find_job(snapshot, args.job)
     store = open_trail(config)
-    records = trail_records(store)
+    lines = _read_trail(store)
+    records = [(line.number, line.record) for line in lines if line.committed]
     past = history(records, request.job, request.ticket)
     request = dataclasses.replace(request, history=past)
     now = plans.clock(session.today, pinned=bool(os.environ.get(TODAY_ENV, "").strip()))
     derived = derive_plan(snapshot, request, now, trail_lines=len(records))
+    derived = dataclasses.replace(
+        derived, trail=audit.identity_of(lines), trail_head=audit.head_of(lines)
+    )
     read = audit.Since(len(records), changed_by(records, request.job, request.ticket))
     if args.plan:
         return _write_plan(args, store, derived, decide(facts, request), snapshot, read)
@@ -142,11 +146,29 @@ def open_trail(config: Config) -> audit.Store:
 
 def trail_records(store: audit.Store) -> list[tuple[int, Any]]:
     """Every committed line of the trail as ``(line, record)``, read before the decision."""
+    return [(line.number, line.record) for line in _read_trail(store) if line.committed]
+
+
+def _read_trail(store: audit.Store) -> list[audit.Line]:
     try:
-        lines = store.lines()
+        return store.lines()
     except audit.AuditError as exc:
         raise _no_answer(exc, store.display) from exc
-    return [(line.number, line.record) for line in lines if line.committed]
+
+
+def _in_new_trail(store: audit.Store, plan: plans.Plan) -> plans.Plan:
+    """``plan`` for a trail that had no line: the trail's identity written first, then named."""
+    try:
+        audit.identify(store, by="verdict --plan")
+    except audit.AuditError as exc:
+        raise _no_answer(exc, store.display) from exc
+    lines = [line for line in _read_trail(store) if line.committed]
+    return dataclasses.replace(
+        plan,
+        trail=audit.identity_of(lines),
+        trail_head=audit.head_of(lines),
+        trail_lines=len(lines),
+    )
 
 
 def recorded(store: audit.Store, record: dict[str, Any], *, expect: audit.Since) -> audit.Line:
@@ -217,6 +239,8 @@ def _write_plan(
             say(text)
         say("No plan was written: resolve every blocker first; a signature cannot approve them.")
         return EXIT_CODES[verdict.answer]
+    if plan.trail is None:  # a plan names its trail: an empty one gets its identity first
+        plan = _in_new_trail(store, plan)
     path = Path(args.output)
     request = verdict.request
     line = recorded(
@@ -230,6 +254,7 @@ def _write_plan(
             "overlay_entry_sha256": plan.overlay_entry_sha256,
             "created": plan.created,
             "expires": plan.expires,
+            "trail_head": plan.trail_head,
             # blocked only by a mismatch, which this plan, once signed, answers
             "verdict": "needs-review" if verdict.answer is Answer.BLOCKED else verdict.answer.value,
         },

@@ -201,6 +201,15 @@ def check(
     problems: list[tuple[str, str, str]] = []
     fix_new = "have an approver sign a new plan (--plan) for exactly this request"
     problems.extend((subject, message, fix_new) for subject, message in plan.differences(derived))
+    if plan.sha256 not in history.plan_lines:
+        problems.append(
+            (
+                "unrecorded",
+                f"the signed plan {plan.sha256[:12]} was not made in this trail (its `plan` "
+                "event is not here): a plan approves only in the trail that recorded it",
+                "make a new plan with --plan against this trail and have it signed",
+            )
+        )
     if plan.expired(now):
         problems.append(
             ("expired", f"the signed plan expired at {plan.expires} (made {plan.created})", fix_new)
