@@ -3,6 +3,8 @@
 - ``chain``: the line format, the genesis value, the head file;
 - ``log``: append under the folder's lock (with a timeout, fsync), and read back;
 - ``verify``: the first line that breaks the chain or the head;
+- ``anchor``: the head of every trail this machine appended to, kept in the user's state folder
+  (outside the work tree), compared by ``--verify`` (a rollback names the missing lines);
 - ``identity``: which trail this is (a ``trail`` event's id, or the first line's sha256), and its
   head: what a signed plan names;
 - ``store``: the same chain in a file, SQLite or PostgreSQL;
@@ -15,6 +17,7 @@ nothing of what a verdict means, so it can be checked without the rest of the to
 
 from __future__ import annotations
 
+from .anchor import anchored, state_folder
 from .chain import GENESIS, AuditError, head_path
 from .events import KINDS, append_event
 from .identity import head_of, identify, identity_of
@@ -35,6 +38,7 @@ __all__ = [
     "Since",
     "Store",
     "Target",
+    "anchored",
     "append",
     "append_event",
     "head_of",
@@ -44,6 +48,7 @@ __all__ = [
     "open_store",
     "read_lines",
     "redact",
+    "state_folder",
     "store_for",
     "target_of",
     "verify",

@@ -21,6 +21,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
+from . import anchor
 from .chain import CHAIN_KEYS, GENESIS, AuditError
 from .log import Line, Since
 from .store import Store
@@ -94,4 +95,6 @@ def append_event(store: Store, record: Mapping[str, Any], *, expect: Since | Non
             f"({schema_resource(str(record.get('event')))}): {found[0]}; nothing was appended",
             path=store.display,
         )
-    return store.append(record, expect=expect)
+    line = store.append(record, expect=expect)
+    anchor.remember(store, line)  # the head, kept outside the work tree as well
+    return line

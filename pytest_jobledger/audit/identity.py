@@ -14,7 +14,6 @@ import secrets
 from collections.abc import Sequence
 
 from .chain import GENESIS
-from .events import append_event
 from .log import Line
 from .store import Store
 
@@ -54,6 +53,8 @@ def identify(store: Store, *, by: str) -> tuple[str, bool]:
         "trail_id": secrets.token_hex(16),
         "opened_by": by,
     }
+    from .events import append_event  # events anchors each append, and the anchor names trails
+
     line = append_event(store, record)
     found = identity_of(store.lines())
     if found is None:  # pragma: no cover - the append above committed a line

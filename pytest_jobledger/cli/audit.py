@@ -81,7 +81,8 @@ def run(args: argparse.Namespace) -> int:
         say(one_line(f"{log}: the trail's identity is {identity}{opened}"))
         return 0
     if args.verify:
-        return _verify(store.verify(), log, as_json=args.format == "json")
+        report = audit.anchored(store, store.verify())  # and this machine's record of its head
+        return _verify(report, log, as_json=args.format == "json")
     lines = store.lines()
     if args.job is not None:
         lines = [line for line in lines if line.record and line.record.get("job") == args.job]
