@@ -158,6 +158,9 @@ def entry_line(number: int, record: Mapping[str, Any] | None) -> str:
     """``12 2025-06-01T09:30:00.000Z blocked bulk-retry x4000 <job> by alice ...``: one verdict."""
     if record is None:
         return f"{number:>4}  (not an audit record: run `jobledger audit --verify`)"
+    if record.get("event") == "trail":  # the trail's identity: no job, no actor
+        opened = f"TRAIL {record.get('trail_id', '?')} opened by {record.get('opened_by', '?')}"
+        return f"{number:>4}  {record.get('time', '?')}  {opened}"
     count = record.get("count")
     parts = [
         f"{number:>4}",

@@ -32,6 +32,8 @@ def test_audit_init_writes_the_identity_once(
     assert identity is not None
     assert identity in first
     assert identity in again
+    assert main(["audit", "--root", str(tmp_path)]) == 0
+    assert f"TRAIL {identity} opened by audit init" in capsys.readouterr().out
 
 
 def test_a_trail_begun_without_one_is_named_by_its_first_line(tmp_path: Path) -> None:
