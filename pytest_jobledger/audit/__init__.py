@@ -7,11 +7,12 @@
   (outside the work tree), compared by ``--verify`` (a rollback names the missing lines);
 - ``identity``: which trail this is (a ``trail`` event's id, or the first line's sha256), and its
   head: what a signed plan names;
+- ``events``: the event kinds, each schema describing a stored line, checked before append;
 - ``store``: the same chain in a file, SQLite or PostgreSQL;
 - ``where``: the one parser of where a trail is (``audit_log``, ``JOBLEDGER_AUDIT_URL``): what the
-  repository may name (no host, no connection parameter) and what only the operator may;
+  repository may name (no host, no connection parameter) and what only the operator may.
 
-Only the core modules are imported here (errors, atomic, paths, text, config): the trail knows
+Only the leaves (``core/``) are imported here: the trail knows
 nothing of what a verdict means, so it can be checked without the rest of the tool.
 """
 

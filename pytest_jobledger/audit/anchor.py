@@ -26,15 +26,16 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from ..atomic import atomic_write, make_folder
-from ..paths import is_inside
+from ..core import environment
+from ..core.atomic import atomic_write, make_folder
+from ..core.paths import is_inside
 from .chain import AuditError
 from .identity import identity_of
 from .log import Line
 from .store import FileStore, SqliteStore, Store
 from .verify import Report
 
-ENV = "JOBLEDGER_STATE_DIR"
+ENV = environment.STATE_DIR
 #: A record is a few hundred bytes; a larger file is not ours.
 MAX_BYTES = 64 * 1024
 
@@ -42,7 +43,7 @@ MAX_BYTES = 64 * 1024
 def state_folder(environ: Mapping[str, str] | None = None) -> Path:
     """Where trail heads are kept: ``$JOBLEDGER_STATE_DIR``, else the user's state folder."""
     env = os.environ if environ is None else environ
-    named = env.get(ENV, "").strip()
+    named = environment.read(ENV, env).strip()
     if named:
         return Path(named).expanduser().resolve()
     xdg = env.get("XDG_STATE_HOME", "").strip()

@@ -31,8 +31,9 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
-from ..atomic import make_folder, open_append
-from ..paths import outside_reason
+from ..core import environment
+from ..core.atomic import make_folder, open_append
+from ..core.paths import outside_reason
 from .chain import (
     CHAIN_KEYS,
     GENESIS,
@@ -116,8 +117,7 @@ def _check_record(record: Mapping[str, Any]) -> None:
 
 def open_store(audit_log: str, *, root: Path, env: Mapping[str, str] | None = None) -> Store:
     """The store ``JOBLEDGER_AUDIT_URL`` names, else the configured ``audit_log``."""
-    environ = os.environ if env is None else env
-    url = environ.get(ENV_URL, "")
+    url = environment.read(ENV_URL, env)
     if url:
         target = target_of(url, root=root, origin=ENV_URL)
     else:

@@ -22,12 +22,13 @@ import urllib.parse
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..text import clip, one_line
+from ..core import environment
+from ..core.text import clip, one_line
 from .chain import AuditError
 
 #: The environment variable that names the store; it wins over ``[tool.jobledger] audit_log``,
 #: so a password, a host and every connection parameter live in the operator's environment.
-ENV_URL = "JOBLEDGER_AUDIT_URL"
+ENV_URL = environment.AUDIT_URL
 POSTGRES_SCHEMES = ("postgresql", "postgres")
 #: A user or a database name the repository may write: a plain name, nothing libpq could expand.
 _NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.$-]{0,62}")

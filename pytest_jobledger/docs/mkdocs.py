@@ -35,9 +35,9 @@ from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 from mkdocs.structure.toc import get_toc
 
-from ..errors import JobledgerError
+from ..core.errors import JobledgerError
+from ..core.text import inert
 from ..reporters.runbook import page
-from ..text import inert
 from .model import runbook_for
 
 if TYPE_CHECKING:

@@ -32,8 +32,9 @@ from sphinx.environment import BuildEnvironment
 from sphinx.util.docutils import SphinxDirective
 
 from .. import __version__
-from ..config import RUNBOOK_GROUPS, Config
-from ..errors import JobledgerError
+from ..core.errors import JobledgerError
+from ..core.text import clip, inert, one_line
+from ..project import RUNBOOK_GROUPS, Config
 from ..reporters.markdown import MAX_BLOCK_CHARS, MAX_CELL_CHARS
 from ..reporters.runbook.model import (
     OPTIONAL,
@@ -45,7 +46,6 @@ from ..reporters.runbook.model import (
     Runbook,
 )
 from ..reporters.runbook.page import GROUP_TITLES, LABELS, SECONDS
-from ..text import clip, inert, one_line
 from .model import runbook_for
 
 INDEX_HEADER = (
@@ -359,7 +359,7 @@ _ENV_KEY = "jobledger_runbook_inputs"
 
 def _inputs(config: Config) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The folders scanned for sources and the single files a page depends on."""
-    folders = tuple(str(config.root / entry) for entry in config.paths)
+    folders = tuple(str(config.root / entry) for entry in config.extraction.paths)
     singles = [config.ledger_path, config.overlay_path]
     singles += [path for path in (config.source, config.owners_path) if path is not None]
     return folders, tuple(str(path) for path in singles)

@@ -16,12 +16,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .. import git
-from ..config import Config
-from ..errors import OverlayError
+from ..core.errors import OverlayError
+from ..core.paths import FileTooLarge, UnsafeFile, read_regular
+from ..core.readers import Unreadable, decode_utf8
+from ..core.text import clip, one_line
 from ..overlay.roster import Roster, parse_roster
-from ..paths import FileTooLarge, UnsafeFile, read_regular
-from ..readers import Unreadable, decode_utf8
-from ..text import clip, one_line
+from ..project import Config
 from .approval import MAX_ALLOWED_SIGNERS_BYTES, ApprovalError
 
 #: A roster is small; the base's is read with the same bound as the checkout's reader uses.

@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from markdown_it.token import Token
 
+from pytest_jobledger.core.text import one_line
 from pytest_jobledger.reporters.markdown import (
     code,
     escape_line,
@@ -19,7 +20,6 @@ from pytest_jobledger.reporters.markdown import (
     fenced,
     paragraphs,
 )
-from pytest_jobledger.text import one_line
 
 from .runbook._inert import parser, walk
 
