@@ -1,5 +1,6 @@
 """``jobledger audit``: print the trail of verdicts, or ``--verify`` its chain (exit 1 when broken);
-``audit init`` prepares a database store, ``audit copy`` moves a file trail into one.
+``audit init`` prepares a database store and writes any empty trail's identity (its first line),
+``audit copy`` moves a file trail into one.
 
 It reads only the trail (no extraction, no overlay), so it works on a copy of a log from anywhere.
 The trail is the store ``JOBLEDGER_AUDIT_URL`` names, else ``[tool.jobledger] audit_log``. A
@@ -75,9 +76,13 @@ def run(args: argparse.Namespace) -> int:
         log = Shown.here(config.root).path(log)
     if args.command == "init":
         say(one_line(f"{log}: {store.init()}"))
+        identity, wrote = audit.identify(store, by="audit init")
+        opened = " (written as its first line)" if wrote else ""
+        say(one_line(f"{log}: the trail's identity is {identity}{opened}"))
         return 0
     if args.verify:
-        return _verify(store.verify(), log, as_json=args.format == "json")
+        report = audit.anchored(store, store.verify())  # and this machine's record of its head
+        return _verify(report, log, as_json=args.format == "json")
     lines = store.lines()
     if args.job is not None:
         lines = [line for line in lines if line.record and line.record.get("job") == args.job]
@@ -120,7 +125,9 @@ def _copy(audit_log: str, root: Path, to: str | None) -> int:
             raise JobledgerError(f"audit copy: give --to URL or set {audit.ENV_URL}")
         target = audit.open_store(audit_log, root=root)
     else:
-        target = audit.store_for(audit.target_of(to, root=root, origin="--to"), root=root)
+        target = audit.store_for(
+            audit.target_of(to, root=root, origin="--to", operator=True), root=root
+        )
     if (target.target.kind, target.target.location) == (source.target.kind, audit_log):
         raise JobledgerError(f"audit copy: {target.display} is the trail itself")
     before = source.verify()
@@ -151,6 +158,9 @@ def entry_line(number: int, record: Mapping[str, Any] | None) -> str:
     """``12 2025-06-01T09:30:00.000Z blocked bulk-retry x4000 <job> by alice ...``: one verdict."""
     if record is None:
         return f"{number:>4}  (not an audit record: run `jobledger audit --verify`)"
+    if record.get("event") == "trail":  # the trail's identity: no job, no actor
+        opened = f"TRAIL {record.get('trail_id', '?')} opened by {record.get('opened_by', '?')}"
+        return f"{number:>4}  {record.get('time', '?')}  {opened}"
     count = record.get("count")
     parts = [
         f"{number:>4}",

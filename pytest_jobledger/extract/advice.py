@@ -12,8 +12,8 @@ from pathlib import PurePosixPath
 
 import libcst as cst
 
-from ..ledger.model import Pattern, Unsupported
 from ..core.text import clip
+from ..ledger.model import Pattern, Unsupported
 from .matching import Match
 from .records import Context, ModuleSummary, Reference, dotted_name
 from .values import source_text

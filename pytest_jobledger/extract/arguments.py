@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
-from ..ledger.model import RESOLVED_FIELDS, JSONValue
 from ..core.text import clip
+from ..ledger.model import RESOLVED_FIELDS, JSONValue
 from .frameworks import FIELD_KINDS, Evaluation, Rules
 from .values import Known, Outcome, Unknown, not_literal, source_text
 

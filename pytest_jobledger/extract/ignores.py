@@ -19,8 +19,8 @@ import tokenize
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from ..ledger.model import Pattern, Unsupported
 from ..core.text import clip
+from ..ledger.model import Pattern, Unsupported
 
 #: The marker, however it is spaced or capitalised.
 _MARKER = re.compile(r"jobledger:\s*ignore", re.IGNORECASE)

@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
+from reporters.runbook._inert import readable
 
 from pytest_jobledger import git
 from pytest_jobledger.cli import main
@@ -84,13 +85,13 @@ def test_github_annotates_a_warning_on_the_overlay_entry(
     assert len(lines) == 1
     assert lines[0].startswith("::warning file=overlays/job_policy.yaml,line=2,endLine=2,")
     assert "title=jobledger review-after-change%3A billing.tasks.capture_invoice" in lines[0]
-    summary = (repo.parent / "summary.md").read_text("utf-8")
+    summary = readable((repo.parent / "summary.md").read_text("utf-8"))
     assert summary.startswith(
         "## Job ledger\n\n### What operators will see change (against `HEAD~1`)\n\n"
         "2 changed, 0 added, 0 removed; 1 overlay entry changed\n\n"
         "| job | change | ledger (from the code) | policy (the overlay) |\n"
     )
-    assert "| `billing.tasks.capture_invoice` | changed | queue billing -\\> default<br>" in summary
+    assert "| `billing.tasks.capture_invoice` | changed | queue billing -> default<br>" in summary
     assert "**0 failing**" in summary
     assert "1 warnings" in summary
 
@@ -105,7 +106,7 @@ def test_the_summary_says_once_that_there_is_no_diff(
         "-n", "2", "overlays/job_policy.yaml",
     )  # fmt: skip
     assert result.ret == 0
-    summary = (repo.parent / "summary.md").read_text("utf-8")
+    summary = readable((repo.parent / "summary.md").read_text("utf-8"))
     assert summary.count("No diff against the base") == 1
     assert "the ref 'gone' names no commit" in summary
 
@@ -152,8 +153,8 @@ def test_jobledger_diff_in_three_formats(repo: Path, capsys: pytest.CaptureFixtu
         "moved only (not a change): billing.tasks.nightly_report",
     ]
     assert main(["diff", "--base", "HEAD~1", "--format", "markdown"]) == 0
-    markdown = capsys.readouterr().out
-    assert "| `billing.tasks.send_receipt` | changed | max\\_retries not set -\\> 3 | " in markdown
+    markdown = readable(capsys.readouterr().out)
+    assert "| `billing.tasks.send_receipt` | changed | max_retries not set -> 3 | " in markdown
     assert main(["diff", "--base", "HEAD~1", "--format", "json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert [job["id"] for job in data["jobs"]] == [
