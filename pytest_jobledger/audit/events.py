@@ -1,15 +1,17 @@
 """The trail's event kinds, each with a JSON Schema shipped in the package, checked before append.
 
 ``trail`` (a trail's first line: its identity), ``verdict`` (an answer of ``jobledger verdict``),
-``plan`` (a plan written for an approver to
-sign), ``approval-check`` (a signed approval checked) and ``reconciliation`` (``jobledger
-reconcile``). The schemas are ``pytest_jobledger/schemas/audit-<kind>.schema.json``, and each
-describes one line of the trail as stored: the event's own keys plus the chain's ``time`` and
-``prev`` (:data:`CHAIN_PROPERTIES`, required, identical in every kind's schema), so an auditor
-validates a trail line by line with any JSON Schema tool. A record is checked before it is
-appended as the line it will be (with stand-in chain values the log then replaces); one that does
-not match is never appended (an :class:`AuditError`, so the command gives no answer), whichever
-store holds the trail. The chain itself (:mod:`.log`, :mod:`.store`)
+``plan`` (a plan written for an approver to sign), ``approval-check`` (a signed approval checked),
+``reconciliation`` (``jobledger reconcile``), ``observation`` (``show`` or ``list`` read the
+ledger, when ``audit_observations`` is on) and ``refusal`` (a verdict request refused before any
+answer, an unknown job included). The schemas are
+``pytest_jobledger/schemas/audit-<kind>.schema.json``, and each describes one line of the trail as
+stored: the event's own keys plus the chain's ``time`` and ``prev`` (:data:`CHAIN_PROPERTIES`,
+required, identical in every kind's schema), so an auditor validates a trail line by line with any
+JSON Schema tool. A record is checked before it is appended as the line it will be (with stand-in
+chain values the log then replaces); one that does not match is never appended (an
+:class:`AuditError`, so the command gives no answer), whichever store holds the trail. The chain
+itself (:mod:`.log`, :mod:`.store`)
 stays format-agnostic: it can be verified without knowing what an event means.
 """
 
@@ -27,7 +29,16 @@ from .log import Line, Since
 from .store import Store
 
 #: Every event kind, in the order a request makes them.
-KINDS: tuple[str, ...] = ("trail", "plan", "approval-check", "verdict", "reconciliation")
+KINDS: tuple[str, ...] = (
+    "trail",
+    "plan",
+    "approval-check",
+    "verdict",
+    "reconciliation",
+    # what was looked at and what was refused: the contract records every observation too
+    "observation",
+    "refusal",
+)
 
 
 #: The chain's keys as every kind's schema declares them (``tests/audit/test_line_schemas.py``

@@ -188,7 +188,7 @@ def entry_line(number: int, record: Mapping[str, Any] | None) -> str:
 
 
 def _answer(record: Mapping[str, Any]) -> str:
-    """What the line says: a verdict's answer, or the kind of event (issue 22) and its result."""
+    """What the line says: a verdict's answer, or the kind of event and its result."""
     kind = record.get("event", "verdict")
     if kind == "plan":
         return f"PLAN {str(record.get('plan_sha256', '?'))[:12]}"
@@ -197,6 +197,10 @@ def _answer(record: Mapping[str, Any]) -> str:
         return f"APPROVAL-CHECK {state} {record.get('principal') or ''}".rstrip()
     if kind == "reconciliation":
         return f"RECONCILED {str(record.get('outcome', '?')).upper()}"
+    if kind == "observation":
+        return f"OBSERVED {record.get('command', '?')}"
+    if kind == "refusal":
+        return "REFUSED"
     return str(record.get("verdict", "?")).upper()
 
 

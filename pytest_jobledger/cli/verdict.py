@@ -39,9 +39,11 @@ from ..verdict import Action, Answer, JobFacts, Request, Verdict, decide
 from ..verdict import plan as plans
 from ..verdict.approval import ApprovalCheck, changed_by, check, history
 from ..verdict.approvers import at_base, default_base
+from ..verdict.tiers import tier_of
 from .cards import verdict_card
 from .common import config_from_args, find_job
 from .listing import sources_json
+from .observations import refused
 from .options import TEXT_JSON, add_format_argument
 
 NAME = "verdict"
@@ -75,7 +77,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--ticket", metavar="REF", help="the incident or change ticket")
     parser.add_argument("--actor", metavar="NAME", help="who asks (default: the OS user)")
     add_format_argument(parser, TEXT_JSON)
-    # -- issue 22: plans and signed approvals (kept in one block) ---------------------------------
+    # -- plans and signed approvals (kept in one block) -------------------------------------------
     parser.add_argument(
         "--plan",
         action="store_true",
@@ -98,17 +100,39 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    request = _request(args)
-    _plan_options(args)
     config = config_from_args(args)
-    session = Session.open(config, baseline=False)
-    snapshot = session.committed_view
-    facts = find_job(snapshot, args.job)
+    known = False
+    try:
+        request = _request(args)
+        _plan_options(args)
+        session = Session.open(config, baseline=False)
+        snapshot = session.committed_view
+        facts = find_job(snapshot, args.job)
+        known = True
+        return _answer(args, config, session, snapshot, facts, request)
+    except audit.AuditError:
+        raise  # the trail is what failed: there is nowhere to record the refusal
+    except JobledgerError as error:
+        refused(config, args, error, known=known)
+        raise
+
+
+def _answer(
+    args: argparse.Namespace,
+    config: Config,
+    session: Session,
+    snapshot: Snapshot,
+    facts: JobFacts,
+    request: Request,
+) -> int:
+    """The verdict (or the plan) of a request the tool accepted, recorded before it is shown."""
     store = open_trail(config)
     lines = _read_trail(store)
     records = [(line.number, line.record) for line in lines if line.committed]
     past = history(records, request.job, request.ticket)
-    request = dataclasses.replace(request, history=past)
+    request = dataclasses.replace(
+        request, history=past, trail_problem=trail_problem(store, facts, request)
+    )
     now = plans.clock(session.today, pinned=bool(environment.read(environment.TODAY).strip()))
     derived = derive_plan(snapshot, request, now, trail_lines=len(records))
     derived = dataclasses.replace(
@@ -178,6 +202,20 @@ def _in_new_trail(store: audit.Store, plan: plans.Plan) -> plans.Plan:
         trail_head=audit.head_of(lines),
         trail_lines=len(lines),
     )
+
+
+def trail_problem(store: audit.Store, facts: JobFacts, request: Request) -> str | None:
+    """Why the trail is not intact, for a tier that fails closed without one (``None``: intact,
+    or a tier that does not ask)."""
+    if not tier_of(facts, request.action).needs_trail:
+        return None
+    try:
+        report = store.verify()
+    except audit.AuditError as exc:
+        return exc.message
+    if report.ok:
+        return None
+    return f"line {report.broken}: {report.reason}" if report.broken else report.reason
 
 
 def recorded(store: audit.Store, record: dict[str, Any], *, expect: audit.Since) -> audit.Line:
@@ -383,6 +421,7 @@ def audit_record(verdict: Verdict, snapshot: Snapshot) -> dict[str, Any]:
         "approved_by": request.approved_by,
         "ticket": request.ticket,
         "verdict": verdict.answer.value,
+        "tier": verdict.tier.level.value if verdict.tier is not None else None,
         "blockers": [reason.name for reason in verdict.blockers],
         "review": [reason.name for reason in verdict.review],
         "ledger": config.ledger_display,

@@ -269,6 +269,16 @@ _VERDICT = (
         str(DEFAULT_BULK_RETRY_LIMIT),
         "the most jobs one bulk retry may touch, unless a job signs its own; at most 10000",
     ),
+    Key(
+        "audit_observations",
+        "verdict",
+        "audit_observations",
+        "boolean",
+        False,
+        checks.boolean,
+        "false",
+        "true: `show` and `list` append an observation event first",
+    ),
     _path(
         "allowed_signers",
         "verdict",

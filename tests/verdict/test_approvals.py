@@ -31,6 +31,7 @@ SIGNED_FOR_RETRIES = """\
     dedupe_guard: the invoice id is the provider's idempotency key; a second capture is refused
     reconciliation: comparing captured invoices with the provider's settlement report
     bulk_retry_limit: 500
+    rollback: refund each duplicate capture through the provider's refund API, then reconcile
 """
 pytestmark = pytest.mark.skipif(shutil.which("ssh-keygen") is None, reason="needs OpenSSH")
 
@@ -224,7 +225,11 @@ def test_case(
         assert (code, out) == (2, "")
         assert case["error"] in err
         assert len(err.splitlines()) == 1, err
-        assert trail(shop) == before, "nothing is appended"
+        after = trail(shop)
+        assert after[: len(before)] == before, "nothing is rewritten"
+        refusals = after[len(before) :]  # a refused request is recorded, and nothing else
+        expected = ["refusal"] if case.get("recorded", True) else []
+        assert [record["event"] for record in refusals] == expected
         return
     shown = json.loads(out)
     assert shown["verdict"] == case["answer"], shown["blockers"]
@@ -347,6 +352,11 @@ def test_reruns_asked_without_a_ticket_are_reconciled_without_one(
 ) -> None:
     """A retry asked without --ticket is bounded like any other, and its group can be
     reconciled (no dead end where the next ticketless retry waits for ever)."""
+    overlay = shop / "overlays" / "job_policy.yaml"  # signed idempotent: a harmless R2 retry
+    text = overlay.read_text("utf-8")
+    entry = text.index(f"  {JOB}:\n")
+    tail = text[entry:].replace('idempotent: "no"', 'idempotent: "yes"', 1)
+    overlay.write_text(text[:entry] + tail, "utf-8")
     retry = ["verdict", JOB, "--action", "retry", "--actor", "alice", "--root", str(shop)]
     assert main(retry) == 0
     out = capsys.readouterr().out
