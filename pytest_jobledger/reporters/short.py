@@ -1,0 +1,83 @@
+"""A finding's short form: the first line ``jobledger check`` and pytest print by default.
+
+A finding's message is a paragraph (what is wrong, where, why, what to do), 300-400 characters
+that would make a red run of 200 cells a wall of repeated advice. Its short form is the first
+sentence, without what the line already says (the job's id, the location) and clipped so the
+whole line fits :data:`WIDTH`; the paragraph is shown whole under ``-v``.
+"""
+
+from __future__ import annotations
+
+import re
+import textwrap
+
+from ..findings import Finding
+from ..paths import Shown
+from ..text import ELLIPSIS, clip, one_line
+
+#: The longest first line of a finding (ruff and mypy lines rarely pass it; a terminal tab does
+#: not wrap it).
+WIDTH = 160
+#: The narrowest room a message keeps after a long id, before it is clipped.
+LEAST = 40
+#: How wide the paragraph under ``-v`` is wrapped.
+WRAP = 100
+
+#: A sentence ends at ``.``, ``?`` or ``!`` followed by a blank and a capital or a backquote.
+_SENTENCE_END = re.compile(r"(?<=[.?!])\s+(?=[A-Z`])")
+
+
+def message(finding: Finding, shown: Shown | None = None) -> str:
+    """The whole message on one line; the project root in it (a status item names it) shown
+    from the current folder, as every path of the report is."""
+    text = one_line(finding.message)
+    if shown is not None:
+        text = text.replace(str(shown.root), shown.path("."))
+    return text
+
+
+def first_sentence(finding: Finding, shown: Shown | None = None) -> str:
+    """The message's first sentence, without the job's id or the location the line names."""
+    text = message(finding, shown)
+    head = _SENTENCE_END.split(text, maxsplit=1)[0]
+    job = finding.job
+    for said, then in (
+        (f"Job {job}: ", ""),
+        (f"Job {job} ", "the job "),
+        (f"The entry {job} ", "the entry "),
+    ):
+        if head.startswith(said):
+            head = then + head[len(said) :]
+            break
+    for where in (
+        f" (registered at {finding.location})",
+        f" at {finding.location}",
+        f" ({finding.location})",
+        f" {finding.path}",  # the file the line names already ("The baseline lists ...")
+    ):
+        head = re.sub(re.escape(where) + r"(?=[ ,;:])", "", head)
+    return head[:1].upper() + head[1:]
+
+
+def fitted(finding: Finding, used: int, shown: Shown | None = None) -> str:
+    """The short form clipped to what is left of :data:`WIDTH` after ``used`` characters."""
+    text = first_sentence(finding, shown)
+    room = max(WIDTH - used, LEAST)
+    if len(text) <= room:
+        return text
+    cut = text[: room - 1]
+    blank = cut.rfind(" ")
+    # At a word's end when one is near, so the line does not end inside a word.
+    return clip(cut[:blank] if blank > room // 2 else cut, room - 1) + ELLIPSIS
+
+
+def paragraph(finding: Finding, indent: str, shown: Shown | None = None) -> list[str]:
+    """The whole message, wrapped and indented under its first line (``-v``)."""
+    return textwrap.wrap(
+        message(finding, shown),
+        width=WRAP,
+        initial_indent=indent,
+        subsequent_indent=indent,
+        break_long_words=False,
+        break_on_hyphens=False,
+    )
