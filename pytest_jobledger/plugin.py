@@ -363,7 +363,7 @@ class CellItem(pytest.Item):
             kind = f"[{finding.kind.value}] "
             if self.config.getoption("verbose") > 0:
                 return kind + one_line(finding.message)
-            return kind + fitted(finding, len(kind))
+            return kind + fitted(finding, len(kind), named=False)
         return super().repr_failure(excinfo, style=style)
 
     def reportinfo(self) -> tuple[Path, int, str]:

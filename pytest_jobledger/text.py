@@ -56,6 +56,24 @@ def did_you_mean(word: str, options: Iterable[str], *, cutoff: float = 0.6) -> s
     return Suggester(options).closest(word, cutoff=cutoff)
 
 
+def dotted_near(word: str, option: str, *, cutoff: float = 0.75) -> bool:
+    """Whether ``option`` is a fitting suggestion for the dotted id ``word``: the same last name
+    (the job moved), or close once the dotted prefix they share is set aside. Two jobs of one
+    module share most of their text, so ``tasks.void_invoice`` is not a typo of
+    ``tasks.refund_invoice`` though the whole ids compare as close."""
+    if word.rpartition(".")[2] == option.rpartition(".")[2]:
+        return True
+    words, options = word.split("."), option.split(".")
+    shared = 0
+    while shared < min(len(words), len(options)) - 1 and words[shared] == options[shared]:
+        shared += 1
+    tail, other = ".".join(words[shared:]), ".".join(options[shared:])
+    return (
+        difflib.SequenceMatcher(None, tail[:COMPARED_CHARS], other[:COMPARED_CHARS]).ratio()
+        >= cutoff
+    )
+
+
 #: Up to this many options, a word is compared with every one of them.
 SMALL_SET = 64
 #: Otherwise with at most this many, the options that share the most rare trigrams with it.

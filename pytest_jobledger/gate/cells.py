@@ -18,7 +18,7 @@ from ..overlay.cells import DRAFT_KEYS, CellKind, spec_for
 from ..overlay.model import Cell, Entry, Overlay
 from ..overlay.roster import Roster
 from ..overlay.values import describe_value
-from ..text import Suggester
+from ..text import Suggester, dotted_near
 from .signatures import Signatures
 
 YES_NO = ("yes", "no")
@@ -346,4 +346,6 @@ def is_whole_number(value: Any) -> bool:
 
 def _suggest(word: str, options: Suggester) -> str:
     close = options.closest(word, cutoff=0.75)
-    return f" (did you mean {close}?)" if close else ""
+    # Only a job that could be this one, renamed or moved: not a sibling of the same module.
+    fits = close is not None and dotted_near(word, close)
+    return f" (did you mean {close}?)" if fits else ""

@@ -130,7 +130,8 @@ def pytest_arguments(
     scratch: Path,
     plugins: Sequence[str] = PLUGINS,
 ) -> list[str]:
-    """The pytest command line for the action's inputs (``ValueError`` on unbalanced quotes).
+    """The pytest command line for the action's inputs (``ValueError`` on unbalanced quotes in
+    ``pytest-args`` or an ``annotations`` value that is not ``changed`` or ``all``).
 
     ``project`` is the working directory the action was given, ``scratch`` the child's own empty
     folder (its current folder, with its ini file and the one path it collects).
@@ -149,7 +150,15 @@ def pytest_arguments(
     sarif = environ.get("JOBLEDGER_SARIF_FILE", "")
     if sarif:
         args += ["--jobledger-sarif", os.path.join(project, sarif)]
-    user = shlex.split(environ.get("JOBLEDGER_PYTEST_ARGS", ""))
+    mode = environ.get("JOBLEDGER_ANNOTATIONS", "")
+    if mode:
+        if mode not in ("changed", "all"):
+            raise ValueError(f"annotations: {mode!r} is not 'changed' or 'all'")
+        args.append(f"--jobledger-annotations={mode}")
+    try:
+        user = shlex.split(environ.get("JOBLEDGER_PYTEST_ARGS", ""))
+    except ValueError as error:
+        raise ValueError(f"pytest-args: {error}") from None
     base = pull_request_base(environ, root)
     if base is not None and not any(arg.startswith("--jobledger-base") for arg in user):
         args.append(f"--jobledger-base={base}")
@@ -199,7 +208,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         try:
             child = child_process(os.environ, project, scratch, argv or ())
         except ValueError as error:
-            print(one_line(f"jobledger: pytest-args: {error}"), file=sys.stderr)
+            print(one_line(f"jobledger: {error}"), file=sys.stderr)
             return 2
         prepare(scratch)
         print(one_line("jobledger: pytest " + shlex.join(child.pytest_args)), flush=True)

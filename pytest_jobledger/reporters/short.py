@@ -9,7 +9,6 @@ whole line fits :data:`WIDTH`; the paragraph is shown whole under ``-v``.
 from __future__ import annotations
 
 import re
-import textwrap
 
 from ..findings import Finding
 from ..paths import Shown
@@ -20,8 +19,6 @@ from ..text import ELLIPSIS, clip, one_line
 WIDTH = 160
 #: The narrowest room a message keeps after a long id, before it is clipped.
 LEAST = 40
-#: How wide the paragraph under ``-v`` is wrapped.
-WRAP = 100
 
 #: A sentence ends at ``.``, ``?`` or ``!`` followed by a blank and a capital or a backquote.
 _SENTENCE_END = re.compile(r"(?<=[.?!])\s+(?=[A-Z`])")
@@ -36,10 +33,13 @@ def message(finding: Finding, shown: Shown | None = None) -> str:
     return text
 
 
-def first_sentence(finding: Finding, shown: Shown | None = None) -> str:
-    """The message's first sentence, without the job's id or the location the line names."""
+def first_sentence(finding: Finding, shown: Shown | None = None, *, named: bool = True) -> str:
+    """The message's first sentence; when the line ``named`` the job and the location already
+    (``jobledger check``'s does, pytest's failure text does not), without them."""
     text = message(finding, shown)
     head = _SENTENCE_END.split(text, maxsplit=1)[0]
+    if not named:
+        return head
     job = finding.job
     for said, then in (
         (f"Job {job}: ", ""),
@@ -59,9 +59,9 @@ def first_sentence(finding: Finding, shown: Shown | None = None) -> str:
     return head[:1].upper() + head[1:]
 
 
-def fitted(finding: Finding, used: int, shown: Shown | None = None) -> str:
+def fitted(finding: Finding, used: int, shown: Shown | None = None, *, named: bool = True) -> str:
     """The short form clipped to what is left of :data:`WIDTH` after ``used`` characters."""
-    text = first_sentence(finding, shown)
+    text = first_sentence(finding, shown, named=named)
     room = max(WIDTH - used, LEAST)
     if len(text) <= room:
         return text
@@ -71,13 +71,14 @@ def fitted(finding: Finding, used: int, shown: Shown | None = None) -> str:
     return clip(cut[:blank] if blank > room // 2 else cut, room - 1) + ELLIPSIS
 
 
+def shortened(finding: Finding, shown_text: str) -> bool:
+    """Whether ``shown_text`` (the short form) left part of the message out: a later sentence,
+    or the end of a clipped one."""
+    more = len(_SENTENCE_END.split(one_line(finding.message), maxsplit=1)) > 1
+    return more or shown_text.endswith(ELLIPSIS)
+
+
 def paragraph(finding: Finding, indent: str, shown: Shown | None = None) -> list[str]:
-    """The whole message, wrapped and indented under its first line (``-v``)."""
-    return textwrap.wrap(
-        message(finding, shown),
-        width=WRAP,
-        initial_indent=indent,
-        subsequent_indent=indent,
-        break_long_words=False,
-        break_on_hyphens=False,
-    )
+    """The whole message on one line, indented under its first line (``-v``): not wrapped, so
+    a search for any of its words finds it."""
+    return [indent + message(finding, shown)]

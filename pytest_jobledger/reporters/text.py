@@ -32,7 +32,7 @@ from ..config import Config
 from ..findings import Finding, GateResult, Kind, Level
 from ..paths import Shown
 from ..text import one_line
-from .short import fitted, message, paragraph
+from .short import fitted, paragraph, shortened
 from .terminal import Style, paint
 
 QUIET, NORMAL, VERBOSE = -1, 0, 1
@@ -224,7 +224,7 @@ def _row(
     text = fitted(finding, used, shown)
     painted = paint(kind, LEVEL_STYLES[finding.level], color)
     lines = [f"{indent}{paint(where, Style.BOLD, color)} {level}{name} {painted} {text}"]
-    if verbosity >= VERBOSE and text != message(finding, shown):
+    if verbosity >= VERBOSE and shortened(finding, text):
         lines.extend(paragraph(finding, indent + "    ", shown))
     return lines
 

@@ -92,7 +92,7 @@ def test_github_annotates_a_warning_on_the_overlay_entry(
     )
     assert "| `billing.tasks.capture_invoice` | changed | queue billing -\\> default<br>" in summary
     assert "**0 failing**" in summary
-    assert "1 warnings" in summary
+    assert "· 1 warning\n" in summary  # one warning, in the singular
 
 
 def test_the_summary_says_once_that_there_is_no_diff(
