@@ -49,6 +49,11 @@ COMMANDS: tuple[Command, ...] = (
         "check",
     ),
     Command(
+        "gate",
+        "run pytest --jobledger alone, as the GitHub Action does (no conftest, addopts or plugins)",
+        "gate",
+    ),
+    Command(
         "stub",
         "add a placeholder overlay entry for every unsigned job (it never signs anything)",
         "stub",

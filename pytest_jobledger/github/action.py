@@ -202,11 +202,16 @@ def child_process(
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    project = Path.cwd()
+    return run_gate(Path.cwd(), argv or ())
+
+
+def run_gate(project: Path, extra: Sequence[str] = ()) -> int:
+    """The gate alone for the project at ``project``, as the action runs it (and ``jobledger
+    gate`` does, so a local run and CI agree): pytest isolated from the project's tests."""
     with tempfile.TemporaryDirectory(prefix="jobledger-", ignore_cleanup_errors=True) as folder:
         scratch = Path(folder).resolve()
         try:
-            child = child_process(os.environ, project, scratch, argv or ())
+            child = child_process(os.environ, project, scratch, extra)
         except ValueError as error:
             print(one_line(f"jobledger: {error}"), file=sys.stderr)
             return 2
