@@ -70,3 +70,8 @@ def make_finding() -> Callable[..., Finding]:
         return Finding(kind=kind, job=job, cell=cell, path=path, line=line, message=message)
 
     return make
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # `pytest -m docs_site` builds the project's documentation site alone (mkdocs --strict).
+    config.addinivalue_line("markers", "docs_site: builds the docs/ site with mkdocs --strict")
