@@ -13,7 +13,7 @@ from pytest_jobledger.cli import COMMANDS
 
 REPO = Path(__file__).resolve().parents[1]
 
-pytestmark = pytest.mark.docs_site
+pytestmark = pytest.mark.docs
 
 
 def test_the_site_builds_strictly(tmp_path: Path) -> None:

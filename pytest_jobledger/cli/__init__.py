@@ -3,7 +3,12 @@
 Each subcommand module has ``NAME``, ``HELP``, ``add_arguments(parser)`` and ``run(args)``; adding
 one is a module here and a line in :data:`COMMANDS` (its name, its one-line help and its module).
 A subcommand's module is imported only when that subcommand is parsed, so ``jobledger --help``,
-``--version`` and ``jobledger list`` do not pay for every other command's imports (issue 25).
+``--version`` and ``jobledger list`` do not pay for every other command's imports.
+
+Beside the subcommands: ``common`` (``--root``/``--config`` into a ``Config``, the job an
+operator named), ``options`` (the options every subcommand spells the same way), ``progress``
+(how far a long extraction is, on stderr) and ``cards`` (the text a person reads during an
+incident).
 
 Exit codes, for every subcommand: 0 clean, 1 findings or problems reported, 2 usage or
 configuration error (``verdict`` also exits 3 for needs-review, and 2 when its trail cannot be
@@ -21,7 +26,7 @@ from types import ModuleType
 from typing import Any, NamedTuple, TypeVar, overload
 
 from .. import __version__
-from ..errors import JobledgerError
+from ..core.errors import JobledgerError
 
 
 class Command(NamedTuple):
@@ -214,7 +219,7 @@ EXIT_BROKEN_PIPE = 141
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    from ..text import flush_output, reader_gone
+    from ..core.text import flush_output, reader_gone
 
     try:
         code = _main(argv)
@@ -239,7 +244,7 @@ def _main(argv: Sequence[str] | None) -> int:
     try:
         code: int = args.run(args)
     except JobledgerError as error:
-        from ..text import one_line, say
+        from ..core.text import one_line, say
 
         say(one_line(f"jobledger: {error}"), file=sys.stderr)
         return EXIT_USAGE
@@ -252,7 +257,7 @@ def _reader_gone() -> int:
     """Stop quietly: nobody reads what is left. The printer (``text.say``) already took each
     failed write, so the command ran to its end and wrote every file; the standard streams point
     at the null device from here on, so nothing flushed at exit can fail again."""
-    from ..text import reader_went_away
+    from ..core.text import reader_went_away
 
     for stream in (sys.stdout, sys.stderr):
         reader_went_away(stream)

@@ -12,9 +12,9 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
-from ..errors import ConfigError
+from ..core.errors import ConfigError
+from ..core.text import did_you_mean
 from ..findings import Finding, Kind
-from ..text import did_you_mean
 
 #: Every kind, as ruff's ``ALL``.
 ALL = "ALL"

@@ -14,8 +14,8 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 
 import libcst as cst
 
-from ..config import Config
 from ..ledger.model import Job, Pattern, Unsupported
+from ..project import Config
 from .cache import ScanRecord
 from .deps import Trail
 from .discovery import SourceFile
@@ -44,14 +44,14 @@ class Scanner:
         self.config = config
         canonical: dict[str, str] = {}
         instances: set[str] = set()
-        keys: set[str] = set(config.decorators)
+        keys: set[str] = set(config.extraction.decorators)
         settings: set[str] = set()
         for framework in FRAMEWORKS.values():
             canonical.update(framework.canonical)
             instances |= framework.instance_classes
             keys |= set(framework.decorators)
             settings |= {key for key, rules in framework.decorators.items() if not rules.fn_first}
-        max_file_bytes = min(config.max_file_bytes, MAX_FILE_BYTES_CEILING)
+        max_file_bytes = min(config.extraction.max_file_bytes, MAX_FILE_BYTES_CEILING)
         self.loader = SourceLoader(
             max_file_bytes,
             config.root,

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import re
 
+from ..core.paths import Shown
+from ..core.text import ELLIPSIS, clip, one_line
 from ..findings import Finding
-from ..paths import Shown
-from ..text import ELLIPSIS, clip, one_line
 
 #: The longest first line of a finding (ruff and mypy lines rarely pass it; a terminal tab does
 #: not wrap it).
