@@ -45,6 +45,7 @@ def first_sentence(finding: Finding, shown: Shown | None = None, *, named: bool 
         (f"Job {job}: ", ""),
         (f"Job {job} ", "the job "),
         (f"The entry {job} ", "the entry "),
+        (f"At {finding.location}: ", ""),
     ):
         if head.startswith(said):
             head = then + head[len(said) :]
@@ -53,9 +54,10 @@ def first_sentence(finding: Finding, shown: Shown | None = None, *, named: bool 
         f" (registered at {finding.location})",
         f" at {finding.location}",
         f" ({finding.location})",
-        f" {finding.path}",  # the file the line names already ("The baseline lists ...")
     ):
         head = re.sub(re.escape(where) + r"(?=[ ,;:])", "", head)
+    # "The baseline overlays/jobledger-baseline.json lists ...": the line names that file already.
+    head = re.sub(r"^(The \w+) " + re.escape(finding.path) + r"(?= )", r"\1", head)
     return head[:1].upper() + head[1:]
 
 
