@@ -58,7 +58,9 @@ def first_sentence(finding: Finding, shown: Shown | None = None, *, named: bool 
         head = re.sub(re.escape(where) + r"(?=[ ,;:])", "", head)
     # "The baseline overlays/jobledger-baseline.json lists ...": the line names that file already.
     head = re.sub(r"^(The \w+) " + re.escape(finding.path) + r"(?= )", r"\1", head)
-    return head[:1].upper() + head[1:]
+    first = head.split(" ", 1)[0]
+    # A plain word starts the sentence with a capital; a name (celery.shared_task) is kept as is.
+    return head[:1].upper() + head[1:] if first.isalpha() and first.islower() else head
 
 
 def fitted(finding: Finding, used: int, shown: Shown | None = None, *, named: bool = True) -> str:
