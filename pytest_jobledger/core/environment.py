@@ -26,6 +26,7 @@ TRACE = "JOBLEDGER_TRACE"
 #: The Action's inputs, handed to its pytest run.
 SARIF_FILE = "JOBLEDGER_SARIF_FILE"
 PYTEST_ARGS = "JOBLEDGER_PYTEST_ARGS"
+ANNOTATIONS = "JOBLEDGER_ANNOTATIONS"
 
 VARIABLES: tuple[str, ...] = (
     AUDIT_URL,
@@ -36,6 +37,7 @@ VARIABLES: tuple[str, ...] = (
     TRACE,
     SARIF_FILE,
     PYTEST_ARGS,
+    ANNOTATIONS,
 )
 
 

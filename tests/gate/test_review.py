@@ -53,7 +53,7 @@ def test_fail_is_a_failing_item(pytester: pytest.Pytester, repo: Path) -> None:
     pyproject.write_text('[tool.jobledger]\nreview_on_change = "fail"\n')
     result = pytester.runpytest_subprocess(
         "--jobledger", "-m", "jobledger", "--jobledger-base", "HEAD~1", "-p", "no:randomly",
-        "overlays/job_policy.yaml",
+        "-v", "overlays/job_policy.yaml",
     )  # fmt: skip
     assert result.ret == 1
     result.assert_outcomes(failed=1, passed=21)
@@ -93,7 +93,7 @@ def test_github_annotates_a_warning_on_the_overlay_entry(
     )
     assert "| `billing.tasks.capture_invoice` | changed | queue billing -> default<br>" in summary
     assert "**0 failing**" in summary
-    assert "1 warnings" in summary
+    assert "· 1 warning\n" in summary  # one warning, in the singular
 
 
 def test_the_summary_says_once_that_there_is_no_diff(
@@ -117,11 +117,19 @@ def test_jobledger_check_lists_the_warning_and_exits_0(
     assert main(["check", "--base", "HEAD~1"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("warnings (they do not fail):\n")
+    # The first line is the short form (the job is named once, before the kind); -v below
+    # prints the whole message.
     assert out.splitlines()[1].startswith(
         "overlays/job_policy.yaml:2: warning: billing.tasks.capture_invoice::review-after-change "
-        "[review-after-change] Job billing.tasks.capture_invoice changed since HEAD~1 (queue "
-        "billing -> default, max_retries 5 -> 20, "
+        "[review-after-change] The job changed since HEAD~1 (queue billing ->"
     )
+    assert len(out.splitlines()[1]) <= 160
+    assert main(["check", "--base", "HEAD~1", "-v"]) == 0
+    verbose = " ".join(line.strip() for line in capsys.readouterr().out.splitlines())
+    assert (
+        "Job billing.tasks.capture_invoice changed since HEAD~1 (queue "
+        "billing -> default, max_retries 5 -> 20, "
+    ) in verbose
     assert out.endswith("jobledger: 3 jobs, 15 cells signed; 1 warning (not failing)\n")
     assert main(["check", "--base", "HEAD~1", "--format", "sarif"]) == 0
     (result,) = json.loads(capsys.readouterr().out)["runs"][0]["results"]

@@ -23,9 +23,9 @@ def test_totals_then_one_table_per_kind(make_finding: Callable[..., Finding]) ->
         make_finding(job="a.gone", cell="", kind=Kind.ORPHAN, line=9, message="no such job"),
     ]
     text = render_summary(findings)
-    assert "**3 failing** · 1 unsigned jobs · 1 orphans" in text
-    assert "### Unsigned cells (2)" in text
-    assert "### Orphan overlay entries (1)" in text
+    assert "**3 failing** · 1 unsigned job · 1 orphan" in text
+    assert "#### Unsigned cells (2)" in text
+    assert "#### Orphan overlay entries (1)" in text
     assert text.index("Unsigned cells (2)") < text.index("Orphan overlay entries (1)")
     assert "| `overlays/job_policy.yaml:9` | `a.gone` |  | no such job |" in readable(text)
     assert counts(findings) == {"failing-cells": 3, "unsigned-jobs": 1, "orphans": 1}
