@@ -254,8 +254,8 @@ _VERDICT = (
         checks.audit_log,
         json.dumps(DEFAULT_AUDIT_LOG),
         "where every verdict is appended (inside the root), or\n"
-        "sqlite:///rel/path.db, or postgresql://user@host/db\n"
-        f"(no password here: {AUDIT_URL} wins)",
+        "sqlite:///rel/path.db, or postgresql://user@/db\n"
+        f"(no host, port or password here: {AUDIT_URL} wins)",
         role=Role.URL,
         env=AUDIT_URL,
     ),

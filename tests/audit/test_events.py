@@ -30,6 +30,7 @@ COMMON: dict[str, Any] = {
 }
 #: One valid event of each kind.
 VALID: dict[str, dict[str, Any]] = {
+    "trail": {"format": 1, "event": "trail", "trail_id": "ab" * 16, "opened_by": "audit init"},
     "plan": {
         **COMMON,
         "event": "plan",

@@ -17,6 +17,7 @@ import yaml
 from repo_files import copy_tracked
 
 from pytest_jobledger import audit
+from pytest_jobledger.audit.chain import encode_head, line_sha256
 from pytest_jobledger.cli import main
 
 REPO = Path(__file__).resolve().parents[2]
@@ -117,8 +118,17 @@ def sign(keys: Keys, signer: str, plan: Path, namespace: str = "jobledger-approv
 
 
 def trail(root: Path) -> list[dict[str, Any]]:
-    lines = audit.read_lines(root / ".jobledger" / "audit.ndjson", root=root)
-    return [dict(line.record) for line in lines if line.record is not None]
+    """The records of the trail a verdict would use now (JOBLEDGER_AUDIT_URL, else the file)."""
+    lines = audit.open_store(".jobledger/audit.ndjson", root=root).lines()
+    return [dict(line.record) for line in lines if line.record is not None and line.committed]
+
+
+def cut_before_plan(root: Path) -> list[bytes]:
+    """The file trail's lines before the plan's event (the plan is the last one made)."""
+    log = root / ".jobledger" / "audit.ndjson"
+    lines = log.read_bytes().splitlines(keepends=True)
+    plan = max(n for n, raw in enumerate(lines) if json.loads(raw).get("event") == "plan")
+    return lines[:plan]
 
 
 def planned(root: Path, keys: Keys, spec: dict[str, Any], signer: str = "dana", **kw: str) -> Path:
@@ -167,6 +177,21 @@ def change_project(root: Path, keys: Keys, change: str | None, monkeypatch: Any)
     elif change == "edited_plan":
         plan = root.parent / "plan.json"
         plan.write_text(plan.read_text().replace('"count": 400', '"count": 4000'))
+    elif change == "other_trail":
+        monkeypatch.setenv(audit.ENV_URL, "ops/other-operator.ndjson")
+        verdict(root, {"job": "acme_shop.celery_app.ping", "action": "retry"})
+    elif change == "other_empty_store":
+        monkeypatch.setenv(audit.ENV_URL, "sqlite:///other.db")
+    elif change == "plan_event_cut":
+        log = root / ".jobledger" / "audit.ndjson"
+        kept = cut_before_plan(root)
+        log.write_bytes(b"".join(kept))
+        head = audit.head_path(log)
+        head.write_text(encode_head(len(kept), line_sha256(kept[-1]) if kept else audit.GENESIS))
+    elif change == "copied_without_plan":
+        kept = cut_before_plan(root)
+        monkeypatch.setenv(audit.ENV_URL, "sqlite:///copy.db")
+        audit.open_store("x", root=root).load([raw.rstrip(b"\n") for raw in kept])
     elif change == "hand_edited_plan":
         plan = root.parent / "plan.json"
         plan.write_text(plan.read_text().replace('"count": 400', '"count":  400'))
@@ -229,6 +254,8 @@ def test_the_table_covers_every_reuse_attempt_the_issue_names() -> None:
         "expired",
         "rotation",
         "revoked",
+        "trail",
+        "unrecorded",
     ):
         assert f"approval-refused:{subject}" in named, subject
 
@@ -251,8 +278,13 @@ def test_the_plan_is_canonical_and_its_digest_is_printed(
     assert {"job", "action", "count", "ticket", "ledger_row_sha256", "overlay_entry_sha256"} <= set(
         document
     )
-    (event,) = trail(shop)
+    opened, event = trail(shop)  # the empty trail got its identity first: the plan names it
     assert (event["event"], event["plan_sha256"]) == ("plan", digest)
+    assert (opened["event"], document["trail"]) == ("trail", opened["trail_id"])
+    assert (
+        document["trail_head"]
+        == audit.read_lines(shop / ".jobledger" / "audit.ndjson", root=shop)[0].sha256
+    )
 
 
 def test_a_blocked_request_gets_no_plan(shop: Path, capsys: pytest.CaptureFixture[str]) -> None:
