@@ -46,7 +46,9 @@ class Scanner:
         instances: set[str] = set()
         keys: set[str] = set(config.decorators)
         settings: set[str] = set()
+        chained: set[str] = set()
         for framework in FRAMEWORKS.values():
+            chained |= framework.returns_self
             canonical.update(framework.canonical)
             instances |= framework.instance_classes
             keys |= set(framework.decorators)
@@ -65,6 +67,7 @@ class Scanner:
             instance_classes=frozenset(instances),
             decorator_keys=frozenset(keys),
             positional_settings=frozenset(settings),
+            returns_self=frozenset(chained),
         )
         self.sites = Sites(
             self.index, config, RowBuilder(self.index, config), words, aliases=aliases

@@ -45,7 +45,18 @@ LEDGER_KEYS: tuple[str, ...] = (
     "defaults",
 )
 
-FRAMEWORKS: tuple[str, ...] = ("celery", "rq", "dramatiq", "huey", "custom")
+FRAMEWORKS: tuple[str, ...] = (
+    "celery",
+    "rq",
+    "dramatiq",
+    "huey",
+    "django-tasks",
+    "taskiq",
+    "procrastinate",
+    "arq",
+    "saq",
+    "custom",
+)
 
 Number = Union[int, float]  # noqa: UP007
 

@@ -91,3 +91,6 @@ class Framework:
     #: Class-based jobs: methods that register one.
     register_methods: frozenset[str] = frozenset()
     class_rules: Rules | None = None
+    #: Methods of an app object that return the object itself (taskiq's
+    #: ``broker.with_result_backend(...)``): ``Broker(...).with_x(...)`` is still a broker.
+    returns_self: frozenset[str] = frozenset()
