@@ -396,7 +396,10 @@ class Extractor:
                 unsupported += scan.problems
             unsupported += scan.cited
             matched |= set(scan.matched)
-        return Ledger.build(jobs, unsupported), matched
+        from .enqueued import merge_enqueued  # plain rows: no libcst needed
+
+        jobs, conflicts = merge_enqueued(jobs)
+        return Ledger.build(jobs, unsupported + conflicts), matched
 
     # -- helpers -----------------------------------------------------------------------------
 

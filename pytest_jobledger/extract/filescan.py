@@ -19,7 +19,9 @@ from ..ledger.model import Job, Pattern, Unsupported
 from .cache import ScanRecord
 from .deps import Trail
 from .discovery import SourceFile
+from .enqueue import Enqueues
 from .frameworks import FRAMEWORKS
+from .imports import framework_imports
 from .limits import MAX_FILE_BYTES_CEILING
 from .loading import RETAINED_WORK, SourceLoader
 from .prefilter import BindFact, Words
@@ -27,6 +29,7 @@ from .records import ModuleSummary, dotted_name
 from .resolve import ProjectIndex
 from .rows import RowBuilder
 from .sites import Sites
+from .worker_settings import WorkerSettings
 
 
 class Scanner:
@@ -69,9 +72,10 @@ class Scanner:
             positional_settings=frozenset(settings),
             returns_self=frozenset(chained),
         )
-        self.sites = Sites(
-            self.index, config, RowBuilder(self.index, config), words, aliases=aliases
-        )
+        rows = RowBuilder(self.index, config)
+        self.sites = Sites(self.index, config, rows, words, aliases=aliases)
+        self.enqueues = Enqueues(self.index, rows)
+        self.settings = WorkerSettings(self.index, rows)
 
     def scan(self, source: SourceFile) -> ScanRecord:
         """Every job and unsupported place in ``source``; a module too convoluted to follow is
@@ -133,6 +137,9 @@ class Scanner:
             yield lambda site=site: self.sites.decorator_site(summary, site)  # type: ignore[misc]
         for call in summary.calls:
             yield lambda call=call: self.sites.call_site(summary, call)  # type: ignore[misc]
+            yield lambda call=call: self.enqueues.site(summary, call)  # type: ignore[misc]
+        yield lambda: framework_imports(self.index, self.config, summary)
+        yield lambda: self.settings.sites(summary)
         for reference in summary.references:
             yield lambda reference=reference: self.sites.reference(  # type: ignore[misc]
                 summary, reference

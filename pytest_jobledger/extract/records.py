@@ -91,6 +91,8 @@ class ClassInfo:
     first_statement: cst.CSTNode | None
     bases: tuple[cst.BaseExpression, ...]
     attributes: dict[str, cst.BaseExpression]
+    #: The line of each attribute's assignment (arq's ``functions = [...]`` is a job's place).
+    attribute_lines: dict[str, int] = field(default_factory=dict)
 
     def docstring(self) -> str | None:
         return _docstring_of(self.first_statement)

@@ -96,6 +96,11 @@ def _reads(node: cst.FunctionDef | cst.ClassDef) -> frozenset[str]:
     return frozenset(found)
 
 
+#: Methods that may take the function by keyword only (``register_task``; RQ's
+#: ``enqueue_call(func=fn)``, rq-scheduler's ``schedule(..., func=fn)``): kept at module level.
+_BY_KEYWORD = frozenset({"register_task", "enqueue_call", "schedule", "cron"})
+
+
 class _Misaligned(Exception):
     """The libcst and ast trees disagree; line numbers are taken from libcst instead."""
 
@@ -312,17 +317,28 @@ class _Walker:
         name = node.name.value
         line = self._line(node.name, twin)
         attributes: dict[str, cst.BaseExpression] = {}
-        for statement in _flatten(_suite(node.body)):
+        lines: dict[str, int] = {}
+        body = _flatten(_suite(node.body))
+        twins = getattr(twin, "body", None)
+        if twins is not None and len(twins) != len(body):
+            raise _Misaligned
+        for index, statement in enumerate(body):
+            attribute: str | None = None
             if isinstance(statement, cst.Assign) and len(statement.targets) == 1:
                 target = statement.targets[0].target
                 if isinstance(target, cst.Name):
-                    attributes[target.value] = statement.value
+                    attribute = target.value
             elif (
                 isinstance(statement, cst.AnnAssign)
                 and statement.value is not None
                 and isinstance(statement.target, cst.Name)
             ):
-                attributes[statement.target.value] = statement.value
+                attribute = statement.target.value
+            if attribute is not None:
+                assert isinstance(statement, (cst.Assign, cst.AnnAssign))
+                assert statement.value is not None
+                attributes[attribute] = statement.value
+                lines[attribute] = self._line(statement, twins[index] if twins else None)
         qualpath = ".".join([*context.classes, name]) if not context.in_function else name
         info = ClassInfo(
             name=name,
@@ -331,6 +347,7 @@ class _Walker:
             first_statement=first_statement(node.body),
             bases=tuple(arg.value for arg in node.bases if not arg.keyword and not arg.star),
             attributes=attributes,
+            attribute_lines=lines,
         )
         if not context.in_function:
             self.summary.classes.setdefault(qualpath, info)
@@ -481,7 +498,7 @@ class _Walker:
             func = node.func.func if isinstance(node.func, cst.Call) else node.func
             if isinstance(func, (cst.Name, cst.Attribute)):
                 has_positional = any(not arg.keyword and not arg.star for arg in node.args)
-                registers = isinstance(func, cst.Attribute) and func.attr.value == "register_task"
+                registers = isinstance(func, cst.Attribute) and func.attr.value in _BY_KEYWORD
                 if has_positional or registers or context.in_function:
                     self.summary.calls.append(CallSite(node, line, context))
             if isinstance(func, cst.Name) and func.value == "getattr":

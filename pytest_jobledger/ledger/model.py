@@ -74,6 +74,10 @@ class Pattern(str, enum.Enum):
     TOO_COMPLEX = "too-complex"
     AMBIGUOUS_NAME = "ambiguous-name"
     UNRESOLVED_IMPORT = "unresolved-import"
+    #: A job framework the parser has no table for (or a form of a known one it cannot read).
+    UNSUPPORTED_FRAMEWORK = "unsupported-framework"
+    #: Two places that enqueue the same function disagree on one of its fields.
+    CONFLICTING_ENQUEUE = "conflicting-enqueue"
 
 
 @dataclass(frozen=True)
