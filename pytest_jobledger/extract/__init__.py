@@ -3,7 +3,9 @@
 Stages: ``discovery`` (which files, which module names) -> ``loading`` (bytes to a summary, or a
 located problem; ``limits`` + ``tokens`` vouch for a file before libcst sees it) -> ``walker`` (one
 statement walk per file, filling ``records``) -> ``resolve`` (names across modules) ->
-``sites`` + ``matching`` + ``frameworks`` (what registers a job) ->
+``sites`` + ``matching`` + ``frameworks`` (what registers a job; ``enqueue`` for RQ's enqueued
+functions, merged one row per function by ``enqueued``; ``worker_settings`` for arq's and SAQ's
+settings; ``imports`` for a job framework without a table) ->
 ``rows`` + ``arguments`` + ``values`` (what a registration says) -> ``engine`` (the driver).
 Extraction knows nothing of overlays, the gate or pytest.
 """
