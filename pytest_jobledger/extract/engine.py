@@ -384,22 +384,30 @@ class Extractor:
         scans: Mapping[str, ScanRecord],
         reported: set[str],
     ) -> tuple[Ledger, set[str]]:
+        from .celery_facts import CeleryFact, apply_celery_config
+        from .enqueued import merge_enqueued  # plain rows: no libcst needed
+
         jobs: list[Job] = []
+        facts: list[CeleryFact] = []
         unsupported: list[Unsupported] = list(self.walk_problems)
         unsupported += [r.problem for r in records.values() if r.problem is not None]
         matched: set[str] = set()
         for source in candidates:
             scan = scans[source.rel_path]
             for item in scan.found:
-                (jobs if isinstance(item, Job) else unsupported).append(item)  # type: ignore[arg-type]
+                if isinstance(item, Job):
+                    jobs.append(item)
+                elif isinstance(item, CeleryFact):
+                    facts.append(item)
+                else:
+                    unsupported.append(item)
             if source.rel_path in reported:
                 unsupported += scan.problems
             unsupported += scan.cited
             matched |= set(scan.matched)
-        from .enqueued import merge_enqueued  # plain rows: no libcst needed
-
         jobs, conflicts = merge_enqueued(jobs)
-        return Ledger.build(jobs, unsupported + conflicts), matched
+        jobs, unregistered = apply_celery_config(jobs, facts)
+        return Ledger.build(jobs, unsupported + conflicts + unregistered), matched
 
     # -- helpers -----------------------------------------------------------------------------
 

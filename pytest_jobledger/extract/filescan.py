@@ -17,6 +17,8 @@ import libcst as cst
 from ..config import Config
 from ..ledger.model import Job, Pattern, Unsupported
 from .cache import ScanRecord
+from .celery_config import CeleryConfig
+from .celery_facts import CeleryFact
 from .deps import Trail
 from .discovery import SourceFile
 from .enqueue import Enqueues
@@ -76,6 +78,7 @@ class Scanner:
         self.sites = Sites(self.index, config, rows, words, aliases=aliases)
         self.enqueues = Enqueues(self.index, rows)
         self.settings = WorkerSettings(self.index, rows)
+        self.celery_config = CeleryConfig(self.index)
 
     def scan(self, source: SourceFile) -> ScanRecord:
         """Every job and unsupported place in ``source``; a module too convoluted to follow is
@@ -87,7 +90,7 @@ class Scanner:
             summary = self.loader.summary(source, pin=True)
         finally:
             self.loader.trail = None
-        found: list[Job | Unsupported] = []
+        found: list[Job | Unsupported | CeleryFact] = []
         cited: set[Unsupported] = set()
         if summary is not None:
             trail.skipped |= summary.blanked
@@ -131,15 +134,17 @@ class Scanner:
 
     def _places(
         self, summary: ModuleSummary
-    ) -> Iterator[Callable[[], Iterable[Job | Unsupported]]]:
+    ) -> Iterator[Callable[[], Iterable[Job | Unsupported | CeleryFact]]]:
         """Each place of the module, judged when called (so each has a trail of its own)."""
         for site in summary.decorated:
             yield lambda site=site: self.sites.decorator_site(summary, site)  # type: ignore[misc]
         for call in summary.calls:
             yield lambda call=call: self.sites.call_site(summary, call)  # type: ignore[misc]
             yield lambda call=call: self.enqueues.site(summary, call)  # type: ignore[misc]
+            yield lambda call=call: self.celery_config.call(summary, call)  # type: ignore[misc]
         yield lambda: framework_imports(self.index, self.config, summary)
         yield lambda: self.settings.sites(summary)
+        yield lambda: self.celery_config.assignments(summary)
         for reference in summary.references:
             yield lambda reference=reference: self.sites.reference(  # type: ignore[misc]
                 summary, reference

@@ -57,6 +57,7 @@ from functools import lru_cache
 from typing import TypeAlias
 
 from ..config import Config
+from .frameworks.celery import CONFIG_WORDS
 from .frameworks.enqueue import ENQUEUE_WORDS
 from .frameworks.settings import SETTINGS_MODULES
 from .frameworks.unsupported import UNSUPPORTED_MODULES
@@ -73,7 +74,9 @@ JOB_NAMES: tuple[str, ...] = ("actor", "job")
 #: candidate (:mod:`.worker_settings` reads arq's and SAQ's settings there; :mod:`.imports`
 #: reports a framework without a table).
 IMPORT_SITE_WORDS: frozenset[str] = SETTINGS_MODULES | UNSUPPORTED_MODULES
-SITE_WORDS: frozenset[str] = ENQUEUE_WORDS | IMPORT_SITE_WORDS
+#: Celery's configuration keys are places wherever they are spelled (``app.conf.task_routes =``,
+#: ``update(beat_schedule=...)``, a config module's ``task_routes = ...``: :mod:`.celery_config`).
+SITE_WORDS: frozenset[str] = ENQUEUE_WORDS | IMPORT_SITE_WORDS | CONFIG_WORDS
 
 #: A binding that may make ``name`` an alias: the words that would make it one.
 BindFact: TypeAlias = tuple[str, tuple[str, ...]]
@@ -272,7 +275,9 @@ def text_facts(text: str, words: Words) -> TextFacts:
             sites.add(word)
             continue
         start = max(text.rfind("\n", 0, begin), text.rfind("\r", 0, begin))
-        if word in IMPORT_SITE_WORDS and _IMPORT_LINE.match(text, start + 1):
+        if word in CONFIG_WORDS or (
+            word in IMPORT_SITE_WORDS and _IMPORT_LINE.match(text, start + 1)
+        ):
             sites.add(word)  # the import of a job framework is a place (see SITE_WORDS)
             continue
         if _LINE_END.match(text, end):

@@ -133,6 +133,15 @@ class Reference:
     target: str | None = None
 
 
+@dataclass(frozen=True)
+class AttributeAssign:
+    """``a.b.c = value`` at module level (Celery's ``app.conf.task_routes = {...}``)."""
+
+    target: cst.Attribute
+    value: cst.BaseExpression
+    line: int
+
+
 @dataclass
 class ModuleSummary:
     source: SourceFile
@@ -141,6 +150,7 @@ class ModuleSummary:
     decorated: list[DecoratorSite] = field(default_factory=list)
     calls: list[CallSite] = field(default_factory=list)
     references: list[Reference] = field(default_factory=list)
+    attribute_assigns: list[AttributeAssign] = field(default_factory=list)
     functions: dict[str, FunctionInfo] = field(default_factory=dict)
     classes: dict[str, ClassInfo] = field(default_factory=dict)
     #: The identifiers of the function bodies not parsed (:mod:`.reduce`): were one of them

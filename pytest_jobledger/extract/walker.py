@@ -21,6 +21,7 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 
 from .discovery import SourceFile
 from .records import (
+    AttributeAssign,
     Binding,
     CallSite,
     ClassInfo,
@@ -98,7 +99,8 @@ def _reads(node: cst.FunctionDef | cst.ClassDef) -> frozenset[str]:
 
 #: Methods that may take the function by keyword only (``register_task``; RQ's
 #: ``enqueue_call(func=fn)``, rq-scheduler's ``schedule(..., func=fn)``): kept at module level.
-_BY_KEYWORD = frozenset({"register_task", "enqueue_call", "schedule", "cron"})
+#: Celery's ``app.conf.update(task_routes=...)`` too (:mod:`.celery_config`).
+_BY_KEYWORD = frozenset({"register_task", "enqueue_call", "schedule", "cron", "update"})
 
 
 class _Misaligned(Exception):
@@ -378,6 +380,10 @@ class _Walker:
                         )
                     else:
                         self._bind_target(target.target, line)
+                        if isinstance(target.target, cst.Attribute):
+                            self.summary.attribute_assigns.append(
+                                AttributeAssign(target.target, node.value, line)
+                            )
             self._assigned(node.value, line, context, at_module)
         elif isinstance(node, cst.AnnAssign):
             if node.value is None:

@@ -78,6 +78,8 @@ class Pattern(str, enum.Enum):
     UNSUPPORTED_FRAMEWORK = "unsupported-framework"
     #: Two places that enqueue the same function disagree on one of its fields.
     CONFLICTING_ENQUEUE = "conflicting-enqueue"
+    #: A Celery beat entry or ``send_task`` naming a task no scanned registration has.
+    UNREGISTERED_TASK = "unregistered-task"
 
 
 @dataclass(frozen=True)
