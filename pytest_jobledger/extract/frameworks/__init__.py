@@ -12,7 +12,7 @@ from .enqueue import QUEUE_MAKERS
 from .huey import HUEY
 from .procrastinate import PROCRASTINATE
 from .rq import RQ as RQ_DECORATORS
-from .rules import FIELD_KINDS, Evaluation, FieldRule, Framework, Rules
+from .rules import DELIVERY_KINDS, FIELD_KINDS, Evaluation, FieldRule, Framework, Rules
 from .settings import ARQ, SAQ
 from .taskiq import TASKIQ
 
@@ -31,4 +31,13 @@ FRAMEWORKS: dict[str, Framework] = {
 #: Rules for a homegrown decorator with no ``framework``: its mapped fields, nothing else.
 CUSTOM = Rules(framework="custom", fields=())
 
-__all__ = ["CUSTOM", "FIELD_KINDS", "FRAMEWORKS", "Evaluation", "FieldRule", "Framework", "Rules"]
+__all__ = [
+    "CUSTOM",
+    "DELIVERY_KINDS",
+    "FIELD_KINDS",
+    "FRAMEWORKS",
+    "Evaluation",
+    "FieldRule",
+    "Framework",
+    "Rules",
+]

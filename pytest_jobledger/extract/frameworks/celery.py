@@ -41,6 +41,16 @@ TASK = Rules(
     ),
     fn_first=True,
     hooks={"retry_kwargs": _retry_kwargs},
+    # https://docs.celeryq.dev/en/stable/userguide/tasks.html#list-of-options
+    delivery={
+        "acks_late": "acks_late",
+        "reject_on_worker_lost": "reject_on_worker_lost",
+        "autoretry_for": "autoretry_for",
+        "retry_backoff": "retry_backoff",
+        "retry_jitter": "retry_jitter",
+        "rate_limit": "rate_limit",
+        "expires": "expires_s",
+    },
 )
 
 CELERY = Framework(

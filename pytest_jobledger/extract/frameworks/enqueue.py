@@ -84,6 +84,7 @@ ENQUEUED = Rules(
     ),
     durations=True,
     hooks=JOB.hooks,
+    delivery=JOB.delivery,
     not_applicable={
         "name": "rq has no registered task name; jobs are enqueued by import path",
         "soft_time_limit_s": "rq has no soft time limit",

@@ -69,6 +69,7 @@ ARQ_FUNCTION = Rules(
     positional_names=("coroutine",),
     hooks={"max_tries": tries_to_retries},
     not_applicable=_ARQ_NOT_APPLICABLE,
+    delivery={"keep_result": "result_ttl_s"},
 )
 
 SAQ_JOB = Rules(
