@@ -36,6 +36,12 @@ the filter must equal the ledger that parses and scans every file):
    ``or``/``and``/``for``, the end of the line) is a site, unless its physical line is a comment
    or an import with no ``;`` (neither can hold a value).
 
+4. Places that are not decorators are found the same way, by :data:`SITE_WORDS`: RQ's and
+   rq-scheduler's enqueueing methods where a callee ends, the top-level module of a job framework
+   on an import line (arq's and SAQ's settings, a framework without a table), and Celery's
+   configuration keys wherever they are spelled. None of them is spelled like a job, so a refused
+   name spelled so is never reported for it.
+
 Files that are not candidates are still read (their size, readability and the words they spell
 are known), and modules are still parsed on demand when a candidate's names lead into them
 (:mod:`.resolve`). A file the scan cannot decode is a candidate when its bytes spell a relevant
