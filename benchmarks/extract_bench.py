@@ -61,11 +61,12 @@ print(json.dumps({{"seconds": seconds, "cpu": cpu, "rss_kb": rss, "out": out}}))
 
 FILES = """
 from pathlib import Path
-from pytest_jobledger.config import load_config
+from pytest_jobledger.project import load_config
 from pytest_jobledger.extract.discovery import Excludes, iter_source_files
 config = load_config(root=Path({root!r}))
-excludes = Excludes(config.all_excludes, config.root, respect_gitignore=config.respect_gitignore)
-files = [s.abs_path for s in iter_source_files(config.root, config.paths, excludes)]
+scan = config.extraction
+excludes = Excludes(scan.all_excludes, config.root, respect_gitignore=scan.respect_gitignore)
+files = [s.abs_path for s in iter_source_files(config.root, scan.paths, excludes)]
 """
 
 BODIES = {
@@ -88,11 +89,11 @@ BODIES = {
         "out = 0\nfor p in paths:\n    libcst.parse_module((root / p).read_bytes()); out += 1"
     ),
     "extract": (
-        "from pathlib import Path\nimport dataclasses\n"
-        "from pytest_jobledger.config import load_config\n"
+        "from pathlib import Path\n"
+        "from pytest_jobledger.project import load_config\n"
         "from pytest_jobledger.extract import extract\n"
         "config = load_config(root=Path({root!r}))\n"
-        "config = dataclasses.replace(config, use_cache={cache})\n"
+        "config = config if {cache} else config.without_cache()\n"
         "ledger = extract(config, workers={workers}).ledger\n"
         "Path({ledger!r}).write_text(ledger.dumps())\n"
         "out = len(ledger.jobs)"

@@ -36,8 +36,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from .atomic import scratch_folder
-from .paths import real
+from .core.atomic import scratch_folder
+from .core.paths import real
 from .programs import base_environment, find_program
 
 #: A hung git (a network filesystem, a lock) must not hang the gate.
@@ -296,11 +296,6 @@ def lines(args: Sequence[str], root: Path) -> list[str] | None:
     except GitUnavailable:
         return None
     return repository.lines(args)
-
-
-def toplevel(root: Path) -> Path:
-    """The work tree's top folder, or why there is none."""
-    return locate(root).work_tree
 
 
 def resolve_commit(ref: str, root: Path) -> str:

@@ -22,7 +22,6 @@ baseline"); once fixed it fails as ``baseline-stale`` (:mod:`pytest_jobledger.ba
 
 from __future__ import annotations
 
-import dataclasses
 import datetime
 import json
 import warnings
@@ -33,7 +32,8 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from .errors import JobledgerError
+from .core.errors import JobledgerError
+from .core.text import one_line
 from .findings import (
     CHANGES_PROPERTY,
     FINDING_PROPERTY,
@@ -44,10 +44,9 @@ from .findings import (
     Level,
     Status,
 )
-from .text import one_line
 
 if TYPE_CHECKING:
-    from .config import Config
+    from .project import Config
     from .session import Session
 
 # Only what every pytest run needs is imported here: pytest loads this plugin in every session of
@@ -152,8 +151,8 @@ def pytest_configure(config: pytest.Config) -> None:
     )
     if not gate_enabled(config):
         return
-    from .config import load_config
     from .gate.today import resolve_today
+    from .project import load_config
 
     base = config.invocation_params.dir
     root = config.getoption("jobledger_root")
@@ -169,7 +168,7 @@ def pytest_configure(config: pytest.Config) -> None:
     except JobledgerError as error:
         raise pytest.UsageError(one_line(f"jobledger: {error}")) from error
     if config.getoption("jobledger_no_cache"):
-        settings = dataclasses.replace(settings, use_cache=False)
+        settings = settings.without_cache()
     state = _State(settings, base=config.getoption("jobledger_base"), today=today)
     handed = getattr(config, "workerinput", {}).get(WORKER_RESULT)
     if isinstance(handed, str):

@@ -7,7 +7,9 @@ configuration's own limits, and asks it for a view.
 What is read: the fresh ledger (an extraction of the code), the committed ledger (CRLF line
 endings undone, so a Windows checkout is not stale), the overlay, the owners roster, the base's
 ledger and overlay (with git, through the same parsers as the tree's), the baseline, the drafts,
-and today (``JOBLEDGER_TODAY`` honoured everywhere). The views:
+and today (``JOBLEDGER_TODAY`` honoured everywhere). A project file is read through the one
+reader, :func:`~pytest_jobledger.project.files.read_file` (its limit from the key table), and the
+freshness of the committed ledger and of the runbook is decided here, once. The views:
 
 - :attr:`Session.fresh_view`: the gate over the code as it is now, with the runbook-fresh item,
   for ``check``, ``pytest --jobledger``, ``render``, ``baseline``, ``draft`` and the GitHub
@@ -38,10 +40,9 @@ from .baseline import (
     read_baseline,
     unreadable_base,
 )
-from .baseline.store import MAX_BASELINE_BYTES
-from .config import Config
+from .core.errors import JobledgerError, OverlayError
+from .core.trace import trace
 from .draft.store import Draft, DraftsError, read_drafts
-from .errors import JobledgerError, OverlayError
 from .findings import ChangeReport, GateResult
 from .gate import CommittedLedger, Readings, judge
 from .gate.changes import build_report
@@ -50,16 +51,13 @@ from .gate.readings import BaseReading
 from .gate.review import Base
 from .gate.today import resolve_today
 from .ledger.model import Ledger
-from .ledger.store import committed_bytes, parse_ledger
+from .ledger.store import parse_ledger
 from .overlay.model import Overlay
 from .overlay.reader import parse_overlay, read_overlay_bytes
 from .overlay.roster import Roster, load_roster
-from .readers import Unreadable, decode_utf8
-from .reporters.runbook import read_committed_runbook, with_runbook_status
-from .trace import trace
-
-#: A committed ledger of 100,000 jobs is about 60 MB; past this the base's is not read.
-MAX_BASE_LEDGER_BYTES = 64 * 1024 * 1024
+from .project import Config
+from .project.files import ProjectFile, as_text, limit_of, read_file
+from .reporters.runbook import CommittedRunbook, with_runbook_status
 
 
 @dataclass(frozen=True)
@@ -90,7 +88,7 @@ class Session:
         judged as if there were no baseline file (what ``jobledger baseline`` records).
 
         Only a configuration mistake raises (a corrupt baseline, a malformed ``JOBLEDGER_TODAY``:
-        a located :class:`~pytest_jobledger.errors.JobledgerError`, exit 2), before any work.
+        a located :class:`~pytest_jobledger.core.errors.JobledgerError`, exit 2), before any work.
         """
         trace("session-open")
         day = today if today is not None else resolve_today(None)
@@ -149,9 +147,14 @@ class Session:
         """What ``check``, pytest and the Action report: the gate, and the runbook's freshness
         when ``runbook`` is configured (so none of them can disagree about the page)."""
         trace("gate-evaluated")
-        if self.config.runbook is None:
+        if self.config.runbook.path is None:
             return self.gate
-        return with_runbook_status(self.gate, self.config, read_committed_runbook(self.config))
+        return with_runbook_status(self.gate, self.config, committed_runbook(self.runbook))
+
+    @cached_property
+    def runbook(self) -> ProjectFile:
+        """The committed runbook page, read once (``render --check`` and the fresh view)."""
+        return read_file("runbook", self.config)
 
     @cached_property
     def committed_view(self) -> Snapshot:
@@ -193,7 +196,7 @@ def evaluate(
 def read_overlay(config: Config) -> tuple[Overlay | None, OverlayError | None, str | None]:
     """The overlay, with the configured ``max_overlay_bytes``, or why it cannot be used; and the
     sha256 of the bytes read (``None``: no file), even when they do not parse."""
-    display, limit = config.overlay_display, config.max_overlay_bytes
+    display, limit = config.overlay_display, config.files.max_overlay_bytes
     try:
         raw = read_overlay_bytes(config.overlay_path, display, root=config.root, max_bytes=limit)
     except OverlayError as exc:
@@ -221,18 +224,17 @@ def read_roster(config: Config) -> tuple[Roster | None, OverlayError | None]:
 
 def read_committed(config: Config) -> CommittedLedger:
     """The committed ledger: its bytes, its text with line endings normalised, and it parsed."""
-    raw, unreadable = committed_bytes(config.ledger_path, config.root)
-    if raw is None:
-        return CommittedLedger(unreadable=unreadable)
-    try:
-        text = decode_utf8(raw)
-    except Unreadable as exc:
-        line = exc.problem.line
-        reason = f"it is not UTF-8 text (line {line}), so it is not a file jobledger wrote"
-        return CommittedLedger(raw=raw, unreadable=reason)
-    text = text.replace("\r\n", "\n")  # a CRLF checkout of an up-to-date file is up to date
-    ledger, problem = parse_ledger(text)
-    return CommittedLedger(raw=raw, text=text, ledger=ledger, problem=problem)
+    read = read_file("ledger", config)
+    if read.text is None:
+        return CommittedLedger(raw=read.raw, unreadable=read.refused)
+    ledger, problem = parse_ledger(read.text)
+    return CommittedLedger(raw=read.raw, text=read.text, ledger=ledger, problem=problem)
+
+
+def committed_runbook(read: ProjectFile) -> CommittedRunbook:
+    """The runbook as its freshness item judges it: its text, or why it cannot be read."""
+    unreadable = f"cannot be read ({read.reason})" if read.reason is not None else None
+    return CommittedRunbook(text=read.text, unreadable=unreadable)
 
 
 def read_base(config: Config, ref: str) -> BaseReading:
@@ -258,7 +260,7 @@ def _base_baseline(
 ) -> BaseBaseline:
     """What the base's baseline file vouches for (none when it has none or is unreadable)."""
     try:
-        raw = repository.show(commit, config.baseline_path, limit=MAX_BASELINE_BYTES)
+        raw = repository.show(commit, config.baseline_path, limit=limit_of("baseline", config))
     except git.NotAtCommit:
         return base_entries(None, ref, display)
     except git.GitUnavailable as exc:
@@ -268,7 +270,7 @@ def _base_baseline(
 
 def _base(config: Config, repository: git.Repository, commit: str, ref: str) -> Base:
     try:
-        raw = repository.show(commit, config.ledger_path, limit=MAX_BASE_LEDGER_BYTES)
+        raw = repository.show(commit, config.ledger_path, limit=limit_of("ledger", config))
     except git.NotAtCommit as exc:
         raise git.GitUnavailable(
             f"{config.ledger_display} was not committed at {ref} ({commit[:12]}), so there is "
@@ -276,18 +278,17 @@ def _base(config: Config, repository: git.Repository, commit: str, ref: str) -> 
         ) from exc
     ledger: Ledger | None
     problem: str | None
-    try:
-        text = decode_utf8(raw).replace("\r\n", "\n")
-    except Unreadable:
-        ledger, problem = None, "it is not UTF-8 text"
+    read = as_text(config.ledger_display, raw)
+    if read.text is None:
+        ledger, problem = None, read.refused
     else:
-        ledger, problem = parse_ledger(text)
+        ledger, problem = parse_ledger(read.text)
     if ledger is None:
         raise git.GitUnavailable(
             f"{config.ledger_display} at {ref} is not a ledger jobledger can read ({problem})"
         )
     display = config.overlay_display
-    limit = config.max_overlay_bytes
+    limit = config.files.max_overlay_bytes
     try:
         overlay_raw = repository.show(commit, config.overlay_path, limit=limit)
     except git.NotAtCommit:
@@ -308,12 +309,12 @@ def read_drafts_file(config: Config) -> dict[str, Draft] | DraftsError:
     """Every draft, or why the drafts file cannot be read (a located error, never a crash: a
     file nested past the parser's depth is refused like any other malformed file)."""
     try:
-        return read_drafts(config.drafts_path, root=config.root, display=config.drafts)
+        return read_drafts(config.drafts_path, root=config.root, display=config.drafts.path)
     except DraftsError as exc:
         return exc
     except RecursionError:
         return DraftsError(
             "the drafts file nests too deeply to be one jobledger wrote; delete it and run "
             "`jobledger draft` again",
-            path=config.drafts,
+            path=config.drafts.path,
         )

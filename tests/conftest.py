@@ -2,15 +2,18 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 # The parsers with compiled parts, imported once before any test runs: pytester's in-process runs
 # restore sys.modules afterwards, and a C extension imported inside one (ruamel.yaml's) keeps the
 # classes of its first import, so the next run's fresh ruamel.yaml would reject its own nodes
-# ("expected a mapping node, but found mapping"). The commands import them lazily (issue 25).
+# ("expected a mapping node, but found mapping"). The commands import them lazily, so no test may
+# count on a command having imported them first.
 import libcst  # noqa: F401
 import pytest
 import ruamel.yaml  # noqa: F401
 import yaml  # noqa: F401
+from helpers import example
 from hypothesis import HealthCheck, settings
 
 from pytest_jobledger.findings import Finding, Kind
@@ -37,6 +40,12 @@ settings.register_profile(
     "fuzz", max_examples=5000, deadline=None, print_blob=True, suppress_health_check=_QUIET
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+@pytest.fixture
+def shop(tmp_path: Path) -> Path:
+    """A fresh copy of the bundled Celery example (a test file may sign more in its own)."""
+    return example("celery", tmp_path / "shop")
 
 
 @pytest.fixture(autouse=True, scope="session")
@@ -70,3 +79,18 @@ def make_finding() -> Callable[..., Finding]:
         return Finding(kind=kind, job=job, cell=cell, path=path, line=line, message=message)
 
     return make
+
+
+#: The markers a fixture implies: a test that takes it is marked so (``-m "not slow"`` leaves
+#: it out).
+_MARKED_BY_FIXTURE = {"postgres": "postgres", "pytester": "nested"}
+_SLOW = ("act", "postgres", "docs", "nested")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        for fixture, marker in _MARKED_BY_FIXTURE.items():
+            if fixture in getattr(item, "fixturenames", ()):
+                item.add_marker(marker)
+        if any(item.get_closest_marker(name) for name in _SLOW):
+            item.add_marker("slow")

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from pytest_jobledger.atomic import LockTimeout, locked
+from pytest_jobledger.core.atomic import LockTimeout, locked
 
 
 def test_a_held_lock_times_out_for_a_second_holder(tmp_path: Path) -> None:

@@ -3,20 +3,19 @@ at least one case folder: a new kind, pattern or decorator cannot land without i
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from pytest_jobledger.config import Config, load_config
 from pytest_jobledger.extract import extract_ledger, sites
 from pytest_jobledger.extract.frameworks import FRAMEWORKS
 from pytest_jobledger.extract.matching import Match
 from pytest_jobledger.extract.resolve import Ref
 from pytest_jobledger.findings import Kind
 from pytest_jobledger.ledger.model import Pattern
+from pytest_jobledger.project import Config, load_config
 
 CASES = Path(__file__).resolve().parent / "cases"
 
@@ -57,7 +56,7 @@ def test_every_framework_decorator_has_an_extraction_case(monkeypatch: pytest.Mo
     for case in sorted((CASES / "extract").iterdir()):
         if (case / "expected.json").is_file():
             # without the cache: every registration must be matched here, in this process
-            config = dataclasses.replace(load_config(root=case), use_cache=False)
+            config = load_config(root=case).without_cache()
             ledger = extract_ledger(config)
             decorators.extend(job.decorator for job in ledger.jobs)
     known = {key for framework in FRAMEWORKS.values() for key in framework.decorators}

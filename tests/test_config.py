@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from pytest_jobledger.config import load_config
-from pytest_jobledger.errors import ConfigError
+from pytest_jobledger.core.errors import ConfigError
+from pytest_jobledger.project import load_config
 
 
 def _write(tmp_path: Path, body: str) -> Path:
@@ -20,18 +20,18 @@ def test_defaults_without_a_table(tmp_path: Path) -> None:
     _write(tmp_path, "[project]\nname = 'x'\n")
     config = load_config(cwd=tmp_path)
     assert config.root == tmp_path.resolve()
-    assert config.paths == (".",)
+    assert config.extraction.paths == (".",)
     assert config.ledger_path == tmp_path.resolve() / "generated/job_ledger.json"
-    assert config.required_cells[0] == "idempotent"
-    assert config.audit_log_path == tmp_path.resolve() / ".jobledger/audit.ndjson"
-    assert config.bulk_retry_limit == 100
+    assert config.cells.required[0] == "idempotent"
+    assert config.root / config.verdict.audit_log == tmp_path.resolve() / ".jobledger/audit.ndjson"
+    assert config.verdict.bulk_retry_limit == 100
 
 
 def test_the_verdict_settings(tmp_path: Path) -> None:
     _write(tmp_path, "[tool.jobledger]\naudit_log = 'ops/trail.ndjson'\nbulk_retry_limit = 0\n")
     config = load_config(cwd=tmp_path)
-    assert config.audit_log_path == tmp_path.resolve() / "ops/trail.ndjson"
-    assert config.bulk_retry_limit == 0
+    assert config.root / config.verdict.audit_log == tmp_path.resolve() / "ops/trail.ndjson"
+    assert config.verdict.bulk_retry_limit == 0
 
 
 def test_root_is_nearest_pyproject_above_cwd(tmp_path: Path) -> None:
@@ -40,7 +40,7 @@ def test_root_is_nearest_pyproject_above_cwd(tmp_path: Path) -> None:
     nested.mkdir(parents=True)
     config = load_config(cwd=nested)
     assert config.root == tmp_path.resolve()
-    assert config.paths == ("src",)
+    assert config.extraction.paths == ("src",)
 
 
 def test_config_file_elsewhere(tmp_path: Path) -> None:
@@ -51,7 +51,7 @@ def test_config_file_elsewhere(tmp_path: Path) -> None:
         'time_unit = "ms"\n'
     )
     config = load_config(root=tmp_path, config_file=conf)
-    spec = config.decorators["acme.jobs.job"]
+    spec = config.extraction.decorators["acme.jobs.job"]
     assert spec.fields == {"queue": "queue", "max_retries": 1}
     assert spec.time_unit == "ms"
 
@@ -139,4 +139,4 @@ def test_the_table_is_known_to_be_missing_or_present(tmp_path: Path) -> None:
     assert not load_config(cwd=tmp_path).configured
     _write(tmp_path, "[tool.jobledger]\n")
     assert load_config(cwd=tmp_path).configured
-    assert not load_config(cwd=tmp_path).allow_empty
+    assert not load_config(cwd=tmp_path).extraction.allow_empty

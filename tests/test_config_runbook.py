@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from pytest_jobledger.config import DEFAULT_DRAFTS, DEFAULT_RUNBOOK, load_config
-from pytest_jobledger.errors import ConfigError
+from pytest_jobledger.core.errors import ConfigError
+from pytest_jobledger.project import DEFAULT_DRAFTS, DEFAULT_RUNBOOK, load_config
 
 
 def _load(tmp_path: Path, body: str) -> object:
@@ -17,12 +17,12 @@ def _load(tmp_path: Path, body: str) -> object:
 
 def test_defaults(tmp_path: Path) -> None:
     config = load_config(cwd=tmp_path)
-    assert config.runbook is None  # not configured: no runbook-fresh item
+    assert config.runbook.path is None  # not configured: no runbook-fresh item
     assert config.runbook_path == tmp_path.resolve() / DEFAULT_RUNBOOK
-    assert config.runbook_group_by == "queue"
+    assert config.runbook.group_by == "queue"
     assert config.drafts_path == tmp_path.resolve() / DEFAULT_DRAFTS
-    assert config.draft_command is None
-    assert config.project is None
+    assert config.drafts.command is None
+    assert config.runbook.title is None
 
 
 def test_configured(tmp_path: Path) -> None:
@@ -33,12 +33,12 @@ def test_configured(tmp_path: Path) -> None:
         encoding="utf-8",
     )
     config = load_config(cwd=tmp_path)
-    assert (config.project, config.runbook, config.runbook_group_by) == (
+    assert (config.runbook.title, config.runbook.path, config.runbook.group_by) == (
         "acme",
         "site/jobs.md",
         "owner",
     )
-    assert (config.drafts, config.draft_command) == ("drafts.yaml", "my-model --max-words 60")
+    assert (config.drafts.path, config.drafts.command) == ("drafts.yaml", "my-model --max-words 60")
 
 
 @pytest.mark.parametrize(

@@ -155,20 +155,20 @@ def test_distinct_roles_are_accepted(tmp_path: Path, line: str) -> None:
     "value", ["sqlite:///var/audit.db", "postgresql://host/db", "file://x", "s3+x.y-z://b"]
 )
 def test_a_url_is_not_a_path(value: str) -> None:
-    from pytest_jobledger.config import is_url
+    from pytest_jobledger.project import is_url
 
     assert is_url(value)
 
 
 @pytest.mark.parametrize("value", ["audit.ndjson", "c:/audit", "://b", "sqlite:x"])
 def test_a_path_is_not_a_url(value: str) -> None:
-    from pytest_jobledger.config import is_url
+    from pytest_jobledger.project import is_url
 
     assert not is_url(value)
 
 
 def test_the_table_names_every_written_role() -> None:
-    from pytest_jobledger.config import WRITTEN_ROLES
+    from pytest_jobledger.project import WRITTEN_ROLES
 
     named = {key for key, _, says in CASES if "belongs to git" in says}
     assert set(WRITTEN_ROLES) <= named

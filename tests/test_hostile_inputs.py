@@ -26,12 +26,12 @@ from hypothesis import strategies as st
 
 from pytest_jobledger import cli
 from pytest_jobledger.baseline.store import BaselineError, parse_baseline
-from pytest_jobledger.errors import OverlayError
+from pytest_jobledger.core.errors import OverlayError
+from pytest_jobledger.core.readers import Unreadable, parse_json, parse_toml, parse_yaml
 from pytest_jobledger.ledger.model import LEDGER_KEYS, Ledger, NotALedger
 from pytest_jobledger.ledger.store import parse_ledger
 from pytest_jobledger.overlay.reader import parse_overlay
 from pytest_jobledger.overlay.roster import parse_roster
-from pytest_jobledger.readers import Unreadable, parse_json, parse_toml, parse_yaml
 
 JOB = "app.tasks.capture"
 DIGITS = "9" * 4301  # one past CPython's int-string limit (4,300 digits)

@@ -1,5 +1,10 @@
 """The one-way flow, enforced: every import in the package is read (not run) and checked against
-the directions a stage may never take.
+the order of the layers, and against the directions a stage may never take.
+
+The layers, lowest first (a module imports only from a lower layer or its own room):
+core/ < programs < git < audit/ < project/ < ledger/, overlay/ < findings < extract/,
+baseline/, draft/ < gate/, stub/ < verdict/ < session < presenters (reporters/, github/, docs/,
+cli/, plugin; among them reporters/ < docs/, plugin < github/, cli/).
 
 source -> extract/ -> ledger/ -> gate/ (with overlay/) -> findings -> presenters (plugin,
 reporters/, github/, cli/), whose inputs ``session`` reads once; stub/ sits beside the chain and
@@ -34,18 +39,13 @@ FORBIDDEN: dict[str, frozenset[str]] = {
     "github": frozenset({"extract", "overlay", "stub", "gate", "cli"}),
     "stub": frozenset({"gate", "github", "reporters", "cli", "plugin", "pytest"}),
     "findings": frozenset({"extract", "gate", "stub", "github", "reporters", "cli", "plugin"}),
-    "config": frozenset({"extract", "gate", "stub", "github", "reporters", "cli"}),
+    "project": frozenset({"extract", "gate", "stub", "github", "reporters", "cli"}),
     "verdict": frozenset({"cli", "github", "reporters", "stub", "plugin", "pytest"}),
     # The trail knows nothing of verdicts: it can be checked without the rest of the tool.
     "audit": frozenset({"*"}),
-    "errors": frozenset({"*"}),
-    "atomic": frozenset({"*"}),
-    "text": frozenset({"*"}),
-    "paths": frozenset({"*"}),
+    "core": frozenset({"*"}),
     "git": frozenset({"*"}),
     "programs": frozenset({"*"}),
-    "trace": frozenset({"*"}),
-    "readers": frozenset({"*"}),
 }
 # The draft lane runs a person's command: it reads the ledger's records and nothing that judges
 # or presents; nothing that judges or presents (the gate, the plugin, the Action, reporters) may
@@ -71,14 +71,44 @@ FORBIDDEN["docs"] = frozenset(
 )
 for _room in ("extract", "ledger", "overlay", "gate", "reporters", "github", "stub", "findings"):
     FORBIDDEN[_room] = FORBIDDEN[_room] | {"draft"}
-for _room in ("extract", "ledger", "overlay", "gate", "reporters", "stub", "findings", "config"):
+for _room in ("extract", "ledger", "overlay", "gate", "reporters", "stub", "findings", "project"):
     FORBIDDEN[_room] = FORBIDDEN[_room] | {"session"}
 for _room in ("verdict", "baseline", "draft"):
     FORBIDDEN[_room] = FORBIDDEN[_room] | {"session"}
-FORBIDDEN["config"] = FORBIDDEN["config"] | {"draft"}
+FORBIDDEN["project"] = FORBIDDEN["project"] | {"draft"}
 
 #: What the innermost modules may import of the package at all (``"*"`` above).
-LEAVES = frozenset({"errors", "atomic", "text", "paths", "git", "programs", "readers", "trace"})
+LEAVES = frozenset({"core", "git", "programs"})
+
+#: Each room's layer, lowest first; a module imports only from a lower layer or its own room.
+LAYERS: dict[str, int] = {
+    # The leaves, and the one program runner built on them.
+    "core": 0,
+    "programs": 1,
+    "git": 2,
+    "audit": 3,
+    "project": 4,
+    **dict.fromkeys(("ledger", "overlay"), 5),
+    "findings": 6,
+    **dict.fromkeys(("extract", "baseline", "draft"), 7),
+    **dict.fromkeys(("gate", "stub"), 8),
+    "verdict": 9,
+    "session": 10,
+    # The presenters, themselves in order: the formats, then what draws them.
+    "reporters": 11,
+    **dict.fromkeys(("docs", "plugin"), 12),
+    **dict.fromkeys(("github", "cli"), 13),
+    "__main__": 14,
+}
+#: Modules of a higher layer that a lower one may read, each with its reason.
+UPWARD: dict[tuple[str, str], str] = {
+    # The vocabulary of ledger fields and of cells imports nothing of the package
+    # (test_the_vocabulary_is_a_leaf): the key table checks a configured cell against it.
+    ("project", f"{NAME}.ledger.model"): "the ledger's field names and frameworks",
+    ("project", f"{NAME}.overlay.cells"): "the cells a person may sign",
+    # The runbook-fresh item compares the committed page with a fresh render of it.
+    ("session", f"{NAME}.reporters.runbook"): "the page the runbook-fresh item compares",
+}
 
 
 def room_of(module: str) -> str:
@@ -147,6 +177,57 @@ def test_no_forbidden_import(path: Path) -> None:
     assert violations(path) == []
 
 
+def layer_violations(path: Path, package: Path = PACKAGE) -> list[str]:
+    room = room_of(module_name(path, package))
+    where = path.relative_to(package.parent)
+    problems = []
+    for line, target in imported_modules(path, package):
+        if not target.startswith(f"{NAME}.") or room not in LAYERS:
+            continue
+        other = room_of(target)
+        if other in (room, "__version__") or LAYERS.get(other, -1) < LAYERS[room]:
+            continue
+        if any(target.startswith(allowed) for (lower, allowed) in UPWARD if lower == room):
+            continue
+        problems.append(
+            f"{where}:{line}: {room} (layer {LAYERS[room]}) imports {target} "
+            f"(layer {LAYERS.get(other)})"
+        )
+    return problems
+
+
+@pytest.mark.parametrize("path", MODULES, ids=[module_name(p) for p in MODULES])
+def test_every_import_points_down_the_layers(path: Path) -> None:
+    assert layer_violations(path) == []
+
+
+def test_every_room_has_a_layer() -> None:
+    rooms = {room_of(module_name(path)) for path in MODULES} - {NAME}
+    assert rooms - set(LAYERS) == set()
+
+
+def test_the_vocabulary_is_a_leaf() -> None:
+    """What the project layer may read of a higher one imports nothing of the package."""
+    for (_, module), _reason in UPWARD.items():
+        if module.endswith("reporters.runbook"):
+            continue
+        path = PACKAGE.parent / (module.replace(".", "/") + ".py")
+        assert [t for _, t in imported_modules(path, PACKAGE) if t.startswith(NAME)] == []
+
+
+def test_the_layer_checker_sees_an_upward_import(tmp_path: Path) -> None:
+    fake = tmp_path / NAME
+    (fake / "gate").mkdir(parents=True)
+    (fake / "__init__.py").write_text("")
+    (fake / "gate" / "__init__.py").write_text("")
+    bad = fake / "gate" / "join.py"
+    bad.write_text("from ..session import Session\n")
+    assert layer_violations(bad, fake) == [
+        f"{NAME}/gate/join.py:1: gate (layer 8) imports {NAME}.session (layer 10)",
+        f"{NAME}/gate/join.py:1: gate (layer 8) imports {NAME}.session.Session (layer 10)",
+    ]
+
+
 def test_the_checker_sees_a_forbidden_import(tmp_path: Path) -> None:
     """The test above can fail: an extraction module that reads the overlay is caught."""
     fake = tmp_path / NAME
@@ -176,12 +257,12 @@ def test_the_trail_may_lean_on_the_core_only(tmp_path: Path) -> None:
     (fake / "__init__.py").write_text("")
     (fake / "audit" / "__init__.py").write_text("")
     bad = fake / "audit" / "log.py"
-    bad.write_text("from ..atomic import locked\nfrom ..verdict.model import Answer\n")
+    bad.write_text("from ..core.atomic import locked\nfrom ..verdict.model import Answer\n")
     assert violations(bad, fake) == [
-        f"{NAME}/audit/log.py:2: audit may import only atomic, errors, git, paths, programs, "
-        f"readers, text, trace, not {NAME}.verdict.model",
-        f"{NAME}/audit/log.py:2: audit may import only atomic, errors, git, paths, programs, "
-        f"readers, text, trace, not {NAME}.verdict.model.Answer",
+        f"{NAME}/audit/log.py:2: audit may import only core, git, programs, "
+        f"not {NAME}.verdict.model",
+        f"{NAME}/audit/log.py:2: audit may import only core, git, programs, "
+        f"not {NAME}.verdict.model.Answer",
     ]
 
 

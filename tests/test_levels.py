@@ -9,14 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from pytest_jobledger.config import Config, config_from_table
-from pytest_jobledger.errors import ConfigError
+from pytest_jobledger.core.errors import ConfigError
 from pytest_jobledger.findings import Finding, Level
 from pytest_jobledger.gate.today import resolve_today
 from pytest_jobledger.github.commands import annotation_lines
+from pytest_jobledger.github.sarif import sarif_log
 from pytest_jobledger.github.summary import counts, render_summary
+from pytest_jobledger.project import Config, config_from_table
 from pytest_jobledger.reporters import get, text
-from pytest_jobledger.reporters.sarif import sarif_log
 
 MakeFinding = Callable[..., Finding]
 
@@ -113,5 +113,5 @@ def test_new_keys_are_validated(tmp_path: Path, table: dict[str, object], says: 
 
 def test_a_maximum_review_age_makes_reviewed_on_required(tmp_path: Path) -> None:
     config = config_from_table({"max_review_age_days": 90}, root=tmp_path)
-    assert config.required_cells[-1] == "reviewed_on"
-    assert config.vocabulary.required == config.required_cells
+    assert config.cells.required[-1] == "reviewed_on"
+    assert config.cells.vocabulary.required == config.cells.required

@@ -20,12 +20,12 @@ from pathlib import Path
 import pytest
 from repo_files import copy_tracked
 
-from pytest_jobledger import atomic
 from pytest_jobledger.cli import main
-from pytest_jobledger.paths import UnsafeFile
+from pytest_jobledger.core import atomic
+from pytest_jobledger.core.paths import UnsafeFile
 
 PACKAGE = Path(__file__).resolve().parents[1] / "pytest_jobledger"
-WRITER = PACKAGE / "atomic.py"
+WRITER = PACKAGE / "core" / "atomic.py"
 EXAMPLE = Path(__file__).parent.parent / "examples" / "celery"
 
 #: Calls that write, whatever they are called on.

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from pytest_jobledger.cli import main
-from pytest_jobledger.paths import FileTooLarge, UnsafeFile, is_inside, read_regular
+from pytest_jobledger.core.paths import FileTooLarge, UnsafeFile, is_inside, read_regular
 
 TASKS = '''\
 from celery import shared_task
@@ -93,7 +93,7 @@ def test_a_dangling_overlay_symlink_makes_no_folder_outside(
 
 
 def test_atomic_write_refuses_a_target_that_leaves_the_root(world: tuple[Path, Path]) -> None:
-    from pytest_jobledger.atomic import atomic_write
+    from pytest_jobledger.core.atomic import atomic_write
 
     project, home = world
     link = project / "generated.json"

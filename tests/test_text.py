@@ -6,8 +6,8 @@ import difflib
 
 import pytest
 
-from pytest_jobledger import text
-from pytest_jobledger.text import Suggester, did_you_mean
+from pytest_jobledger.core import text
+from pytest_jobledger.core.text import Suggester, did_you_mean
 
 JOBS = [f"acme.service{n % 40}.tasks.job_{n:04d}_{'x' * (n % 7)}" for n in range(1000)]
 

@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from pytest_jobledger import text as channel
 from pytest_jobledger.cli import main
+from pytest_jobledger.core import text as channel
 
 PACKAGE = Path(__file__).resolve().parents[1] / "pytest_jobledger"
 CHANNEL_MODULES = sorted([*(PACKAGE / "cli").rglob("*.py"), *(PACKAGE / "reporters").rglob("*.py")])

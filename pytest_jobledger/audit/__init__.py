@@ -3,9 +3,10 @@
 - ``chain``: the line format, the genesis value, the head file;
 - ``log``: append under the folder's lock (with a timeout, fsync), and read back;
 - ``verify``: the first line that breaks the chain or the head;
+- ``events``: the event kinds, each checked against its JSON Schema before it is appended;
 - ``store``: the same chain in a file, SQLite or PostgreSQL (``JOBLEDGER_AUDIT_URL``).
 
-Only the core modules are imported here (errors, atomic, paths, text, config): the trail knows
+Only the leaves (``core/``) are imported here: the trail knows
 nothing of what a verdict means, so it can be checked without the rest of the tool.
 """
 

@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from ..errors import JobledgerError
+from ..core.errors import JobledgerError
 
 #: The ``prev`` of the first line: the sha256 of nothing that could be a line.
 GENESIS = "0" * 64

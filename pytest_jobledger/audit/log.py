@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..atomic import LockTimeout, atomic_write, locked, open_append
-from ..paths import read_regular
+from ..core.atomic import LockTimeout, atomic_write, locked, open_append
+from ..core.paths import read_regular
 from .chain import (
     CHAIN_KEYS,
     GENESIS,

@@ -31,8 +31,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..atomic import make_folder, open_append
-from ..paths import outside_reason
+from ..core import environment
+from ..core.atomic import make_folder, open_append
+from ..core.paths import outside_reason
 from .chain import (
     CHAIN_KEYS,
     GENESIS,
@@ -58,7 +59,7 @@ from .verify import Report, check_chain, verify
 
 #: The environment variable that names the store; it wins over ``[tool.jobledger] audit_log``,
 #: so a password lives in the operator's environment, never in ``pyproject.toml``.
-ENV_URL = "JOBLEDGER_AUDIT_URL"
+ENV_URL = environment.AUDIT_URL
 
 #: The tables' layout; ``audit init`` records it, and a store of a newer layout is refused.
 SCHEMA_VERSION = 1
@@ -179,13 +180,19 @@ def target_of(value: str, *, root: Path, origin: str) -> Target:
                 "write sqlite:///relative/path.db inside the root"
             )
         if not path.is_absolute() and ".." in path.parts:
-            raise AuditError(f"{origin}: {path_text!r} must stay inside the root")
+            raise AuditError(
+                f"{origin}: {path_text!r} must stay inside the root: write it relative to the "
+                "root and stay inside it"
+            )
         return Target("sqlite", path_text, value, origin)
     if scheme in _POSTGRES_SCHEMES:
         try:
             urllib.parse.urlsplit(value).port  # noqa: B018 - a bad port raises here
         except ValueError as exc:
-            raise AuditError(f"{origin}: {redact(value)} is not a URL: {exc}") from None
+            raise AuditError(
+                f"{origin}: {redact(value)} is not a URL: {exc} (so it is not a postgresql:// URL "
+                "jobledger can read)"
+            ) from None
         return Target("postgresql", value, redact(value), origin)
     raise AuditError(
         f"{origin}: {scheme!r} is not a store jobledger knows: give a path, "
@@ -195,8 +202,7 @@ def target_of(value: str, *, root: Path, origin: str) -> Target:
 
 def open_store(audit_log: str, *, root: Path, env: Mapping[str, str] | None = None) -> Store:
     """The store ``JOBLEDGER_AUDIT_URL`` names, else the configured ``audit_log``."""
-    environ = os.environ if env is None else env
-    url = environ.get(ENV_URL, "")
+    url = environment.read(ENV_URL, env)
     if url:
         target = target_of(url, root=root, origin=ENV_URL)
     else:

@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..core.readers import Unreadable, decode_utf8
 from ..findings import Check, Finding, Kind
-from ..readers import Unreadable, decode_utf8
 from .model import Baseline, Entry
 from .store import BaselineError, parse_baseline
 

@@ -15,8 +15,8 @@ import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from ..core.text import escape_surrogates
 from ..findings import STATUS_JOB, Finding, GateResult, Kind
-from ..text import escape_surrogates
 
 FORMAT = "jobledger-baseline"
 SCHEMA_VERSION = 1

@@ -12,16 +12,15 @@ import json
 import re
 from typing import Any
 
-from ..config import Config
-from ..errors import JobledgerError
+from ..core.errors import JobledgerError
+from ..core.readers import Unreadable, parse_json
+from ..core.text import did_you_mean
 from ..findings import STATUS_JOB, Kind
-from ..paths import read_regular
-from ..readers import Unreadable, decode_utf8, parse_json
-from ..text import did_you_mean
+from ..project import Config
+from ..project.files import read_file
 from .model import FORMAT, SCHEMA_VERSION, STATUS_KINDS, Baseline, Entry
 
 #: A baseline larger than this is refused (one entry is under 200 bytes: 16 MiB is ~80,000).
-MAX_BASELINE_BYTES = 16 * 1024 * 1024
 _KEYS = frozenset({"entries", "format", "schema_version"})
 _ENTRY_KEYS = frozenset({"id", "cell", "kind"})
 _FIX = "fix it, or delete it and run `jobledger baseline`"
@@ -33,22 +32,18 @@ class BaselineError(JobledgerError):
 
 def read_baseline(config: Config) -> Baseline | None:
     """The configured baseline, or ``None`` when there is no such file."""
-    display = config.display(config.baseline_path)
-    try:
-        raw = read_regular(config.baseline_path, root=config.root, limit=MAX_BASELINE_BYTES)
-    except FileNotFoundError:
+    read = read_file("baseline", config)
+    if not read.exists:
         return None
-    except OSError as error:
+    if read.line is not None:
         raise BaselineError(
-            f"the baseline cannot be read ({error.strerror or error}); {_FIX}", path=display
-        ) from None
-    try:
-        text = decode_utf8(raw)
-    except Unreadable as error:
+            f"the baseline is not UTF-8 text; {_FIX}", path=read.display, line=read.line
+        )
+    if read.text is None:
         raise BaselineError(
-            f"the baseline is not UTF-8 text; {_FIX}", path=display, line=error.problem.line
-        ) from None
-    return parse_baseline(text, display)
+            f"the baseline cannot be read ({read.reason}); {_FIX}", path=read.display
+        )
+    return parse_baseline(read.text, read.display)
 
 
 def parse_baseline(text: str, display: str) -> Baseline:

@@ -3,7 +3,12 @@
 Each subcommand module has ``NAME``, ``HELP``, ``add_arguments(parser)`` and ``run(args)``; adding
 one is a module here and a line in :data:`COMMANDS` (its name, its one-line help and its module).
 A subcommand's module is imported only when that subcommand is parsed, so ``jobledger --help``,
-``--version`` and ``jobledger list`` do not pay for every other command's imports (issue 25).
+``--version`` and ``jobledger list`` do not pay for every other command's imports.
+
+Beside the subcommands: ``common`` (``--root``/``--config`` into a ``Config``, the job an
+operator named), ``options`` (the options every subcommand spells the same way), ``progress``
+(how far a long extraction is, on stderr) and ``cards`` (the text a person reads during an
+incident).
 
 Exit codes, for every subcommand: 0 clean, 1 findings or problems reported, 2 usage or
 configuration error (``verdict`` also exits 3 for needs-review, and 2 when its trail cannot be
@@ -23,7 +28,7 @@ from types import ModuleType
 from typing import Any, NamedTuple, TypeVar, overload
 
 from .. import __version__
-from ..errors import JobledgerError
+from ..core.errors import JobledgerError
 
 
 class Command(NamedTuple):
@@ -234,7 +239,7 @@ def _main(argv: Sequence[str] | None) -> int:
     try:
         code: int = args.run(args)
     except JobledgerError as error:
-        from ..text import one_line, say
+        from ..core.text import one_line, say
 
         say(one_line(f"jobledger: {error}"), file=sys.stderr)
         return EXIT_USAGE
@@ -246,7 +251,7 @@ def _main(argv: Sequence[str] | None) -> int:
 def _reader_gone() -> int:
     """Stop quietly: nobody reads what is left. The standard streams point at the null device
     from here on, so nothing flushed at exit can fail again."""
-    from ..atomic import null_device
+    from ..core.atomic import null_device
 
     with contextlib.suppress(OSError, ValueError):  # ValueError: a stream without a descriptor
         null = null_device()

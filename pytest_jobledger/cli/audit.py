@@ -10,16 +10,16 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from .. import audit
 from ..audit.chain import line_sha256
-from ..errors import JobledgerError
-from ..paths import Shown
-from ..text import one_line, say
+from ..core import environment
+from ..core.errors import JobledgerError
+from ..core.paths import Shown
+from ..core.text import one_line, say
 from .common import config_from_args
 from .options import TEXT_JSON, add_format_argument
 
@@ -66,8 +66,8 @@ def run(args: argparse.Namespace) -> int:
         raise JobledgerError(f"--tail {args.tail}: give 1 or more")
     config = config_from_args(args)
     if args.command == "copy":
-        return _copy(config.audit_log, config.root, args.to)
-    store = audit.open_store(config.audit_log, root=config.root)
+        return _copy(config.verdict.audit_log, config.root, args.to)
+    store = audit.open_store(config.verdict.audit_log, root=config.root)
     log = store.display
     if store.target.kind == "file" and args.format == "text":
         # A file trail is named from the current folder, so `log:line` opens; JSON keeps the
@@ -115,7 +115,7 @@ def _copy(audit_log: str, root: Path, to: str | None) -> int:
         audit.target_of(audit_log, root=root, origin="[tool.jobledger] audit_log"), root=root
     )
     if to is None:
-        to = os.environ.get(audit.ENV_URL, "")
+        to = environment.read(environment.AUDIT_URL)
         if not to:
             raise JobledgerError(f"audit copy: give --to URL or set {audit.ENV_URL}")
         target = audit.open_store(audit_log, root=root)

@@ -16,16 +16,16 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
-from ..atomic import atomic_write
 from ..baseline import Baseline, Entry, current_entries
-from ..errors import ConfigError, JobledgerError
+from ..core.atomic import atomic_write
+from ..core.errors import ConfigError, JobledgerError
+from ..core.paths import Shown
+from ..core.text import one_line
+from ..core.text import say as say_line
 from ..findings import STATUS_JOB
 from ..gate.today import resolve_today
-from ..paths import Shown
 from ..reporters.text import format_finding
 from ..session import Session
-from ..text import one_line
-from ..text import say as say_line
 from .common import config_from_args
 from .options import add_format_argument
 

@@ -1,11 +1,12 @@
 """The text a person reads during an incident: fact lines, a job's card and a verdict's card.
 
-Every line goes through :func:`~pytest_jobledger.text.one_line`: a job id, a cell or a docstring
-comes from the repository and may try to start a second line (or a forged workflow command).
+Every line goes through :func:`~pytest_jobledger.core.text.one_line`: a job id, a cell or a
+docstring comes from the repository and may try to start a second line (or a forged workflow
+command).
 Values are shown as JSON (quoted text, bare numbers), so a signed ``"no"`` reads as the word a
 person wrote, and long text is clipped; ``--json`` has it whole.
 
-Paths are shown from the current folder (:class:`~pytest_jobledger.paths.Shown`), so a place
+Paths are shown from the current folder (:class:`~pytest_jobledger.core.paths.Shown`), so a place
 opens from where the command ran; ``--json`` keeps them relative to the project root.
 """
 
@@ -15,10 +16,10 @@ import json
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from ..core.paths import Shown
+from ..core.text import clip, one_line
 from ..findings import Finding
 from ..gate.committed import COMMITTED, Snapshot
-from ..paths import Shown
-from ..text import clip, one_line
 from ..verdict import Evidence, Fact, JobFacts, Reason, Verdict
 from ..verdict.quality import quality_lines
 

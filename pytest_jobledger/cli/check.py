@@ -8,16 +8,16 @@ import sys
 from pathlib import Path
 
 from .. import reporters
-from ..atomic import atomic_write
-from ..config import Config
-from ..errors import JobledgerError
+from ..core.atomic import atomic_write
+from ..core.errors import JobledgerError
+from ..core.paths import Shown
+from ..core.text import say, say_commands
 from ..gate.status import STATUS_JOB
 from ..gate.today import resolve_today
-from ..paths import Shown
+from ..project import Config
 from ..reporters import text
 from ..reporters.terminal import use_color
 from ..session import Session
-from ..text import say, say_commands
 from .common import add_cache_argument, config_from_args
 from .options import add_format_argument, note
 

@@ -4,13 +4,12 @@ the job an operator named."""
 from __future__ import annotations
 
 import argparse
-import dataclasses
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..config import Config, load_config
-from ..errors import JobledgerError
-from ..text import did_you_mean
+from ..core.errors import JobledgerError
+from ..core.text import did_you_mean
+from ..project import Config, load_config
 
 if TYPE_CHECKING:  # imported by find_job's callers; `audit` and `--help` need neither
     from ..gate.committed import Snapshot
@@ -23,7 +22,7 @@ def config_from_args(args: argparse.Namespace) -> Config:
         config_file=Path(args.config) if args.config else None,
     )
     if getattr(args, "no_cache", False):
-        config = dataclasses.replace(config, use_cache=False)
+        config = config.without_cache()
     return config
 
 

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import argparse
 
-from ..paths import Shown
+from ..core.paths import Shown
+from ..core.text import say
 from ..reporters.changes import FORMATS, render_json, render_markdown, render_text
 from ..session import Session
-from ..text import say
 from .common import config_from_args
 from .options import add_format_argument
 

@@ -13,17 +13,17 @@ import shlex
 import sys
 from pathlib import Path
 
-from ..atomic import locked
-from ..config import Config
+from ..core.atomic import locked
+from ..core.errors import ConfigError
+from ..core.text import one_line
+from ..core.text import say as say_line
 from ..draft.request import DraftRequest, docstring_digest
 from ..draft.runner import DEFAULT_TIMEOUT_S, DraftFailed, isolated, run_command
 from ..draft.screen import Screen
 from ..draft.store import Draft, read_drafts, write_drafts
-from ..errors import ConfigError
 from ..findings import JoinedJob
+from ..project import Config
 from ..session import Session
-from ..text import one_line
-from ..text import say as say_line
 from .common import config_from_args
 from .options import add_format_argument, note
 
@@ -102,13 +102,13 @@ def _command(args: argparse.Namespace, config: Config) -> tuple[str | None, str]
     if args.command is not None:
         return args.command, "given with --command"
     where = config.display(config.source) if config.source is not None else "the configuration"
-    return config.draft_command, f"draft_command in {where} [tool.jobledger]"
+    return config.drafts.command, f"draft_command in {where} [tool.jobledger]"
 
 
 def _draft_jobs(
     args: argparse.Namespace, config: Config, argv: list[str], program: str, screen: Screen
 ) -> int:
-    display = config.drafts
+    display = config.drafts.path
     existing = read_drafts(config.drafts_path, root=config.root, display=display)
     rows = [row for row in Session.open(config).gate.jobs if not _purpose_signed(row)]
     made: dict[str, Draft] = {}

@@ -9,13 +9,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from ..errors import ConfigError
+from ..core.errors import ConfigError
+from ..core.paths import Shown
+from ..core.text import one_line, say
 from ..extract import extract
 from ..gate.status import empty_scan
 from ..ledger.model import Ledger
 from ..ledger.store import write_ledger
-from ..paths import Shown
-from ..text import one_line, say
 from .common import add_cache_argument, config_from_args
 from .options import add_format_argument, note
 from .progress import TerminalProgress
@@ -53,7 +53,11 @@ def problems_of(ledger: Ledger, shown: Shown | None = None) -> list[tuple[str, i
     def where(location: str) -> str:
         return location if shown is None else shown.location(location)
 
-    found = [(item.path, item.line, item.message) for item in ledger.unsupported]
+    found = [
+        (item.path, item.line, item.message)
+        for item in ledger.unsupported
+        if item.accepted is None  # accepted on purpose: a notice of the gate, not a problem
+    ]
     for job_id, rows in sorted(ledger.duplicate_ids().items()):
         places = ", ".join(where(row.location) for row in rows)
         for row in rows:
@@ -71,10 +75,13 @@ def problems_of(ledger: Ledger, shown: Shown | None = None) -> list[tuple[str, i
 def problem_lines(ledger: Ledger, shown: Shown | None = None) -> list[str]:
     """Every problem as ``path:line: message`` (each path from the current folder, with
     ``shown``)."""
-    return [
-        f"{path if shown is None else shown.path(path)}:{line}: {message}"
-        for path, line, message in problems_of(ledger, shown)
-    ]
+    lines: list[str] = []
+    for path, line, message in problems_of(ledger, shown):
+        first, _, fix = message.partition("\n")  # the fix, on a line of its own
+        lines.append(f"{path if shown is None else shown.path(path)}:{line}: {first}")
+        if fix:
+            lines.append(f"  {' '.join(fix.split())}")
+    return lines
 
 
 def run(args: argparse.Namespace) -> int:
@@ -112,17 +119,14 @@ def run(args: argparse.Namespace) -> int:
         target = str(path) if args.output else shown.path(config.ledger_display)
     if args.format == "json":
         written = str(path) if args.output else config.ledger_display
-        found = [
-            {"path": path_, "line": line, "message": message}
-            for path_, line, message in problems_of(ledger)
-        ]
+        found = [_problem_json(at, line, message) for at, line, message in problems_of(ledger)]
         _report_json(written, len(ledger.jobs), found, extraction.warnings)
         return 1 if found else 0
-    problems = problem_lines(ledger, shown)
-    for line in problems:
+    for line in problem_lines(ledger, shown):
         say(one_line(line), file=sys.stderr)
-    note(args, f"jobledger: wrote {target}: {len(ledger.jobs)} jobs, {len(problems)} problems")
-    return 1 if problems else 0
+    count = len(problems_of(ledger))
+    note(args, f"jobledger: wrote {target}: {len(ledger.jobs)} jobs, {count} problems")
+    return 1 if count else 0
 
 
 def _report_json(
@@ -137,3 +141,9 @@ def _report_json(
         "warnings": list(warnings),
     }
     say(json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False) + "\n", end="")
+
+
+def _problem_json(path: str, line: int, message: str) -> dict[str, Any]:
+    """A problem for CI: its first line as ``message``, the fix (when it has one) as ``fix``."""
+    first, _, fix = message.partition("\n")
+    return {"path": path, "line": line, "message": first, **({"fix": fix} if fix else {})}

@@ -9,10 +9,10 @@ import argparse
 import json
 from typing import Any
 
+from ..core.text import clip, one_line, say
 from ..gate.cells import normal_text
 from ..gate.committed import Snapshot
 from ..session import Session
-from ..text import clip, one_line, say
 from ..verdict import JobFacts, from_snapshot
 from .cards import ledger_line, overlay_line
 from .common import config_from_args

@@ -12,7 +12,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from ..text import one_line, say
+from ..core.text import one_line, say
 
 #: The formats of a command a person reads and a tool parses: its text, or one JSON document.
 TEXT_JSON = ("text", "json")

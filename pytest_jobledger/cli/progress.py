@@ -16,7 +16,7 @@ import sys
 import time
 from typing import TextIO
 
-from ..text import one_line, say
+from ..core.text import one_line, say
 
 #: A run shorter than this shows nothing.
 DELAY = 2.0

@@ -17,9 +17,9 @@ from typing import Any
 
 from .. import __version__
 from ..audit import Since
-from ..errors import JobledgerError
+from ..core.errors import JobledgerError
+from ..core.text import one_line, say
 from ..session import Session
-from ..text import one_line, say
 from ..verdict.approval import changed_by, history
 from .common import config_from_args, find_job
 from .options import TEXT_JSON, add_format_argument

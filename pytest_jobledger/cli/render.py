@@ -11,20 +11,20 @@ import argparse
 import sys
 from pathlib import Path
 
-from ..atomic import atomic_write
-from ..config import Config
+from ..core.atomic import atomic_write
+from ..core.errors import ConfigError, JobledgerError
+from ..core.paths import Shown
+from ..core.text import one_line
+from ..core.text import say as say_line
 from ..draft.request import docstring_digest
 from ..draft.store import DraftsError
-from ..errors import ConfigError, JobledgerError
 from ..findings import GateResult
 from ..ledger.diff import stale_line
-from ..paths import Shown, read_regular
+from ..project import Config
+from ..project.files import read_file
 from ..reporters.runbook import FORMATS, DraftNote, blockers, render_runbook
-from ..reporters.runbook.publish import MAX_RUNBOOK_BYTES
 from ..reporters.text import format_finding
 from ..session import Session
-from ..text import one_line
-from ..text import say as say_line
 from .common import config_from_args
 from .options import add_format_argument, note
 
@@ -68,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
     if not args.preview and refused(result, config):
         return 1
     if args.check:
-        return _check(args, config, result)
+        return _check(args, session, result)
     drafts = _drafts(session, args) if args.preview else None
     text = render_runbook(result, config, fmt=args.format, preview=args.preview, drafts=drafts)
     if args.output == "-":
@@ -136,20 +136,21 @@ def refused(result: GateResult, config: Config) -> bool:
     return True
 
 
-def _check(args: argparse.Namespace, config: Config, result: GateResult) -> int:
+def _check(args: argparse.Namespace, session: Session, result: GateResult) -> int:
+    config = session.config
     expected = render_runbook(result, config)
     path = Path(args.output) if args.output else config.runbook_path
     label = str(path) if args.output else Shown.here(config.root).path(config.display(path))
-    try:
-        raw = read_regular(path, root=None if args.output else config.root, limit=MAX_RUNBOOK_BYTES)
-    except FileNotFoundError:
+    read = read_file("runbook", config, path=path) if args.output else session.runbook
+    if not read.exists:
         say(f"jobledger: {label} does not exist; run `jobledger render` and commit it")
         return 1
-    except OSError as error:
-        raise JobledgerError(
-            f"cannot read the runbook: {error.strerror or error}", path=label
-        ) from None
-    line = stale_line(raw.decode("utf-8", errors="replace"), expected)
+    if read.text is None and read.raw is not None:  # not UTF-8: no page we wrote
+        say(f"{label}:1: {read.reason}; run `jobledger render` and commit it")
+        return 1
+    if read.text is None:
+        raise JobledgerError(f"cannot read the runbook: {read.reason}", path=label)
+    line = stale_line(read.text, expected)
     if line is None:
         note(args, f"jobledger: {label} is up to date")
         return 0

@@ -11,19 +11,17 @@ import argparse
 import sys
 from pathlib import Path
 
-from ..atomic import atomic_write
-from ..errors import JobledgerError
+from ..core.atomic import atomic_write
+from ..core.errors import JobledgerError
+from ..core.paths import Shown
+from ..core.text import one_line, say
 from ..overlay.schema import render_schema
-from ..paths import Shown, read_regular
-from ..text import one_line, say
+from ..project.files import read_file
 from .common import config_from_args
 from .options import add_format_argument, note
 
 NAME = "schema"
 HELP = "write the overlay schema for this configuration (required cells, project cells, enums)"
-
-#: A schema is a few kilobytes; a larger file at its path is not ours.
-MAX_SCHEMA_BYTES = 1024 * 1024
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -44,23 +42,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     config = config_from_args(args)
-    text = render_schema(config.vocabulary, config.blocked_values)
+    text = render_schema(config.cells.vocabulary, config.cells.blocked)
     if args.output == "-":
         say(text, end="")
         return 0
     # -o is the operator's own choice; the configured path belongs to the tree and stays in it.
     path = Path(args.output) if args.output else config.schema_path
-    root = None if args.output else config.root
     shown = one_line(
         str(path) if args.output else Shown.here(config.root).path(config.display(path))
     )
     if args.check:
-        try:
-            current = read_regular(path, root=root, limit=MAX_SCHEMA_BYTES).decode("utf-8")
-        except FileNotFoundError:
-            current = None
-        except (OSError, UnicodeDecodeError):
-            current = ""
+        read = read_file("schema", config, path=Path(args.output) if args.output else None)
+        current = (read.text or "") if read.exists else None
         if current == text:
             note(args, f"jobledger: {shown} is up to date")
             return 0
@@ -72,6 +65,6 @@ def run(args: argparse.Namespace) -> int:
     except OSError as exc:
         reason = exc.strerror or str(exc)
         raise JobledgerError(f"cannot write the schema ({reason})", path=shown) from exc
-    cells = len(config.vocabulary.cells)
+    cells = len(config.cells.vocabulary.cells)
     note(args, f"jobledger: wrote {shown}: {cells} cells")
     return 0

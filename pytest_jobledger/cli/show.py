@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 import json
 
+from ..core.text import say
 from ..session import Session
-from ..text import say
 from .cards import job_card
 from .common import config_from_args, find_job
 from .listing import sources_json

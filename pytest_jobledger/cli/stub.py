@@ -20,19 +20,20 @@ from collections.abc import Callable
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from ..atomic import locked
-from ..config import Config
-from ..errors import OverlayError
+from ..core.atomic import locked
+from ..core.errors import OverlayError
+from ..core.paths import Shown
+from ..core.text import one_line, say
 from ..extract import extract_ledger
 from ..ledger.model import Ledger
-from ..ledger.store import committed_bytes, parse_ledger
-from ..overlay.reader import MAX_OVERLAY_BYTES, OVERLAY_BYTES_CEILING, read_overlay_bytes
-from ..paths import Shown
-from ..readers import Unreadable, decode_utf8
+from ..ledger.store import parse_ledger
+from ..overlay.reader import read_overlay_bytes
+from ..project import Config
+from ..project.files import ProjectFile, read_file
+from ..project.records import MAX_OVERLAY_BYTES, OVERLAY_BYTES_CEILING
 from ..stub.memo import Memo, open_memo
 from ..stub.result import StubResult
 from ..stub.swap import write_unless_changed
-from ..text import one_line, say
 from .common import add_cache_argument, config_from_args
 from .options import add_format_argument
 
@@ -95,20 +96,17 @@ def read_overlay(
         ) from None
 
 
-def read_previous(config: Config, raw: bytes | None, problem: str | None) -> Ledger | None:
-    """The committed ledger from its bytes ``raw`` (:func:`committed_bytes`), if it is a readable
-    one: where an orphan's old name is found; else a warning that renames go undetected."""
+def read_previous(config: Config, read: ProjectFile) -> Ledger | None:
+    """The committed ledger as the one reader read it, if it is a readable one: where an
+    orphan's old name is found; else a warning that renames go undetected."""
     ledger: Ledger | None = None
-    if raw is not None:
-        try:
-            ledger, problem = parse_ledger(decode_utf8(raw))
-        except Unreadable as exc:
-            line = exc.problem.line
-            problem = f"it is not UTF-8 text (line {line}), so it is not a file jobledger wrote"
+    problem = read.refused
+    if read.text is not None:
+        ledger, problem = parse_ledger(read.text)
     if problem is not None:
         say(
             one_line(
-                f"jobledger: {config.ledger}: cannot read the committed ledger ({problem}); "
+                f"jobledger: {config.files.ledger}: cannot read the committed ledger ({problem}); "
                 "renames cannot be detected this time"
             ),
             file=sys.stderr,
@@ -121,10 +119,10 @@ def schema_reference(config: Config) -> str:
     configured, else the configured schema file relative to the overlay's folder (the file
     `jobledger schema` writes), so the line is right on every clone and never names a path on
     the machine that ran the stub."""
-    if config.schema_url:
-        return config.schema_url
-    start = PurePosixPath(config.overlay).parent
-    return posixpath.relpath(PurePosixPath(config.schema).as_posix(), start.as_posix())
+    if config.files.schema_url:
+        return config.files.schema_url
+    start = PurePosixPath(config.files.overlay).parent
+    return posixpath.relpath(PurePosixPath(config.files.schema).as_posix(), start.as_posix())
 
 
 #: The editor line, as the stub writes it, with the reference it names.
@@ -154,7 +152,7 @@ def stale_schema_line(text: str, reference: str, label: str) -> None:
 def run(args: argparse.Namespace) -> int:
     config = config_from_args(args)
     ledger = extract_ledger(config)
-    label = config.overlay
+    label = config.files.overlay
     try:
         with locked(config.overlay_path, root=config.root):
             return _stub_locked(args, config, ledger)
@@ -172,9 +170,11 @@ def _stub_locked(args: argparse.Namespace, config: Config, ledger: Ledger) -> in
 
     When this machine's memo says these exact inputs had nothing to do, the answer is the same
     without parsing the overlay (:mod:`pytest_jobledger.stub.memo`)."""
-    path, label, limit = config.overlay_path, config.overlay, config.max_overlay_bytes
+    path, label, limit = config.overlay_path, config.files.overlay, config.files.max_overlay_bytes
     text = read_overlay(path, label, config.root, limit)
-    committed, problem = committed_bytes(config.ledger_path, config.root)
+    committed_file = read_file("ledger", config)
+    committed = committed_file.raw
+    problem = committed_file.refused if committed is None else None
     # What a person reads names the overlay from the current folder; the plan's errors keep the
     # configured (root-relative) path.
     shown = Shown.here(config.root).path(label)
@@ -185,13 +185,13 @@ def _stub_locked(args: argparse.Namespace, config: Config, ledger: Ledger) -> in
         return 0
     from ..stub.plan import is_empty_overlay
 
-    previous = read_previous(config, committed, problem)
+    previous = read_previous(config, committed_file)
     result = stub_overlay(
         text,
         ledger,
         previous,
-        required_cells=config.required_cells,
-        blocked_values=config.blocked_values,
+        required_cells=config.cells.required,
+        blocked_values=config.cells.blocked,
         renames=args.renames,
         path=label,
         schema=schema_reference(config) if text is None or is_empty_overlay(text) else None,

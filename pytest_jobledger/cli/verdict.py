@@ -26,14 +26,14 @@ from pathlib import Path
 from typing import Any
 
 from .. import __version__, audit
-from ..atomic import atomic_write
-from ..config import Config
-from ..errors import JobledgerError
+from ..core import environment
+from ..core.atomic import atomic_write
+from ..core.errors import JobledgerError
+from ..core.paths import Shown
+from ..core.text import one_line, say
 from ..gate.committed import Snapshot
-from ..gate.today import ENV as TODAY_ENV
-from ..paths import Shown
+from ..project import Config
 from ..session import Session
-from ..text import one_line, say
 from ..verdict import Action, Answer, JobFacts, Request, Verdict, decide
 from ..verdict import plan as plans
 from ..verdict.approval import ApprovalCheck, changed_by, check, history
@@ -99,7 +99,7 @@ def run(args: argparse.Namespace) -> int:
     records = trail_records(store)
     past = history(records, request.job, request.ticket)
     request = dataclasses.replace(request, history=past)
-    now = plans.clock(session.today, pinned=bool(os.environ.get(TODAY_ENV, "").strip()))
+    now = plans.clock(session.today, pinned=bool(environment.read(environment.TODAY).strip()))
     derived = derive_plan(snapshot, request, now, trail_lines=len(records))
     read = audit.Since(len(records), changed_by(records, request.job, request.ticket))
     if args.plan:
@@ -135,9 +135,9 @@ def run(args: argparse.Namespace) -> int:
 
 def open_trail(config: Config) -> audit.Store:
     try:
-        return audit.open_store(config.audit_log, root=config.root)
+        return audit.open_store(config.verdict.audit_log, root=config.root)
     except audit.AuditError as exc:
-        raise _no_answer(exc, config.audit_log) from exc
+        raise _no_answer(exc, config.verdict.audit_log) from exc
 
 
 def trail_records(store: audit.Store) -> list[tuple[int, Any]]:

@@ -26,9 +26,9 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin
 from mkdocs.structure.files import File, Files
 
-from ..errors import JobledgerError
+from ..core.errors import JobledgerError
+from ..core.text import inert
 from ..reporters.runbook import page
-from ..text import inert
 from .model import runbook_for
 
 #: How many blocking lines the build error prints before it says how many more there are.

@@ -11,14 +11,14 @@ import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..config import RUNBOOK_GROUPS, Config, load_config
-from ..errors import ConfigError
+from ..core.errors import ConfigError
+from ..core.text import inert, one_line
 from ..findings import Check, GateResult
+from ..project import RUNBOOK_GROUPS, Config, load_config
 from ..reporters.runbook.build import blockers, build_runbook
 from ..reporters.runbook.model import Runbook
 from ..reporters.text import format_finding
 from ..session import Session
-from ..text import inert, one_line
 
 
 @dataclass(frozen=True)
@@ -76,4 +76,6 @@ def _line(check: Check) -> str:
 def _grouped(config: Config, group_by: str) -> Config:
     if group_by not in RUNBOOK_GROUPS:
         raise ConfigError(f"group-by is {group_by!r}; use one of {', '.join(RUNBOOK_GROUPS)}")
-    return dataclasses.replace(config, runbook_group_by=group_by)
+    return dataclasses.replace(
+        config, runbook=dataclasses.replace(config.runbook, group_by=group_by)
+    )

@@ -24,8 +24,9 @@ from sphinx.application import Sphinx
 from sphinx.util.docutils import SphinxDirective
 
 from .. import __version__
-from ..config import RUNBOOK_GROUPS
-from ..errors import JobledgerError
+from ..core.errors import JobledgerError
+from ..core.text import clip, inert, one_line
+from ..project import RUNBOOK_GROUPS
 from ..reporters.markdown import MAX_BLOCK_CHARS, MAX_CELL_CHARS
 from ..reporters.runbook.model import (
     OPTIONAL,
@@ -37,7 +38,6 @@ from ..reporters.runbook.model import (
     Runbook,
 )
 from ..reporters.runbook.page import GROUP_TITLES, LABELS, SECONDS
-from ..text import clip, inert, one_line
 from .model import runbook_for
 
 INDEX_HEADER = (

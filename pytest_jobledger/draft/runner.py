@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import IO
 
-from ..text import clip, one_line
+from ..core.text import clip, one_line
 
 #: A purpose draft is a paragraph; anything longer is not one.
 MAX_OUTPUT_BYTES = 8 * 1024

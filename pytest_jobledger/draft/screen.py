@@ -21,8 +21,8 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from ..atomic import write_scratch
-from ..errors import JobledgerError
+from ..core.atomic import write_scratch
+from ..core.errors import JobledgerError
 from .request import DraftRequest
 
 INSTALL_HINT = "pip install 'pytest-jobledger[drafts]'"

@@ -15,10 +15,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..atomic import atomic_write
-from ..errors import JobledgerError
-from ..paths import FileTooLarge, read_regular
-from ..readers import Unreadable, decode_utf8, parse_yaml
+from ..core.atomic import atomic_write
+from ..core.errors import JobledgerError
+from ..core.paths import FileTooLarge, read_regular
+from ..core.readers import Unreadable, decode_utf8, parse_yaml
 
 STATUS = "unverified-draft"
 MAX_DRAFTS_BYTES = 4 * 1024 * 1024

@@ -2,12 +2,20 @@
 
 Stages: ``discovery`` (which files, which module names) -> ``loading`` (bytes to a summary, or a
 located problem; ``limits`` + ``tokens`` vouch for a file before libcst sees it) -> ``walker`` (one
-statement walk per file, filling ``records``) -> ``resolve`` (names across modules) ->
-``sites`` + ``matching`` + ``frameworks`` (what registers a job; ``enqueue`` for RQ's enqueued
+statement walk per file with ``expressions``, filling ``records``; ``scopes``: what each
+function, class body and comprehension binds) -> ``resolve`` (names across modules) -> ``sites``
++ ``matching`` +
+``frameworks`` (what registers a job; ``binding``: the evidence a place needs, by binding never by
+spelling; ``advice``: what a problem says; ``enqueue`` for RQ's enqueued
 functions, merged one row per function by ``enqueued``; ``worker_settings`` for arq's and SAQ's
 settings; ``imports`` for a job framework without a table; ``celery_config`` + ``celery_facts``
-for Celery's routes and beat schedule) ->
+for Celery's routes and beat schedule) -> ``ignores`` (accepted places, from comments) ->
 ``rows`` + ``arguments`` + ``values`` (what a registration says) -> ``engine`` (the driver).
+Speed: ``prefilter`` (which files can register, from their text), ``reading`` (bytes and their
+digest, or a located problem), ``reduce`` (less for libcst to parse), ``filescan`` (one candidate
+file scanned), ``parallel`` (worker processes when there are many), ``cache`` + ``cachekey`` +
+``deps`` (the content cache, its machine key, what a row was made from). ``wrapper``: what a
+declared wrapper's own body sets.
 Extraction knows nothing of overlays, the gate or pytest.
 """
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
+from ..core.text import clip
 from ..ledger.model import RESOLVED_FIELDS, JSONValue
 from .frameworks import DELIVERY_KINDS, FIELD_KINDS, Evaluation, Rules
 from .records import dotted_name
@@ -20,7 +21,9 @@ from .values import Known, Outcome, Unknown, not_literal, source_text
 
 NOT_SET = "not set at registration"
 
-_DURATION = re.compile(r"\s*(\d+)\s*([smhd]?)\s*", re.IGNORECASE)
+#: At most 18 digits: a longer count is no real timeout, and past 4,300 digits Python refuses to
+#: convert the text at all (so it is left a string, reported as not a duration).
+_DURATION = re.compile(r"\s*(\d{1,18})\s*([smhd]?)\s*", re.IGNORECASE)
 _DURATION_UNITS = {"": 1, "s": 1, "m": 60, "h": 3600, "d": 86400}
 
 
@@ -256,15 +259,22 @@ def _convert(name: str, outcome: Outcome, rules: Rules) -> Outcome:
         return Unknown("set to None at registration")
     kind = FIELD_KINDS[name]
     if kind == "text":
-        return outcome if isinstance(value, str) else Unknown(f"expected a string, found {value!r}")
+        if isinstance(value, str):
+            return outcome
+        return Unknown(f"expected a string, found {_shown(value)}")
     if kind == "count":
         if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
             return outcome
-        return Unknown(f"expected a whole number of retries, found {value!r}")
+        return Unknown(f"expected a whole number of retries, found {_shown(value)}")
     seconds = _seconds(value, rules)
     if seconds is None:
-        return Unknown(f"expected a duration in {_unit_name(rules)}, found {value!r}")
+        return Unknown(f"expected a duration in {_unit_name(rules)}, found {_shown(value)}")
     return Known(seconds)
+
+
+def _shown(value: JSONValue) -> str:
+    """A found value in a reason, shortened: a reason is one line a person reads."""
+    return clip(repr(value), 80)
 
 
 def _unit_name(rules: Rules) -> str:

@@ -17,8 +17,9 @@ named by ``JOBLEDGER_CACHE_DIR``, the operator's choice, which may be outside th
 
 The snapshot is keyed by the tool (its version and the digest of its own extraction code), the
 root and every configuration key extraction reads. It is written whole and atomically
-(:func:`~pytest_jobledger.atomic.atomic_write`), read through
-:func:`~pytest_jobledger.paths.read_regular` with a size limit, and starts with the HMAC-SHA256 of
+(:func:`~pytest_jobledger.core.atomic.atomic_write`), read through
+:func:`~pytest_jobledger.core.paths.read_regular` with a size limit, and starts with the
+HMAC-SHA256 of
 the rest under this machine's key (:mod:`.cachekey`, kept outside the repository): a corrupt,
 truncated, foreign or concurrently replaced file, and any snapshot a checkout carries (a pull
 request can compute content digests, not the key), is ignored and rewritten, never trusted; an
@@ -38,10 +39,11 @@ from pathlib import Path
 from typing import Any
 
 from .. import __version__
-from ..atomic import atomic_write, make_folder
-from ..config import Config
+from ..core import environment
+from ..core.atomic import atomic_write, make_folder
+from ..core.paths import read_regular
 from ..ledger.model import Job, Pattern, Unsupported
-from ..paths import read_regular
+from ..project import Config
 from .cachekey import KeyUnavailable, load_key, sign, verify
 from .celery_facts import CeleryFact
 from .deps import Trail, digest
@@ -50,7 +52,7 @@ from .prefilter import BindFact, TextFacts
 
 #: 2: the head holds an HMAC under this machine's key, not a content digest.
 FORMAT = 2
-ENV = "JOBLEDGER_CACHE_DIR"
+ENV = environment.CACHE_DIR
 #: A snapshot larger than this is not read (a tree of 100,000 files makes about 30 MB).
 MAX_SNAPSHOT_BYTES = 256 * 1024 * 1024
 #: A file whose times are this close to the moment it was read is read again next time. Linux
@@ -125,18 +127,18 @@ def config_key(config: Config) -> dict[str, Any]:
     """Every setting extraction reads, as data."""
     return {
         "root": str(config.root.resolve()),
-        "paths": list(config.paths),
-        "exclude": list(config.exclude),
-        "respect_gitignore": config.respect_gitignore,
-        "job_id": config.job_id,
-        "max_file_bytes": min(config.max_file_bytes, MAX_FILE_BYTES_CEILING),
+        "paths": list(config.extraction.paths),
+        "exclude": list(config.extraction.exclude),
+        "respect_gitignore": config.extraction.respect_gitignore,
+        "job_id": config.extraction.job_id,
+        "max_file_bytes": min(config.extraction.max_file_bytes, MAX_FILE_BYTES_CEILING),
         "decorators": {
             name: {
                 "framework": spec.framework,
                 "fields": dict(sorted(spec.fields.items())),
                 "time_unit": spec.time_unit,
             }
-            for name, spec in sorted(config.decorators.items())
+            for name, spec in sorted(config.extraction.decorators.items())
         },
     }
 
@@ -191,10 +193,10 @@ def cache_folder(config: Config) -> tuple[Path, Path | None]:
     ``JOBLEDGER_CACHE_DIR`` when set (``None``: the folder itself, the operator named it), else
     the root's ``cache_dir`` (bound to the root). Other caches of the tool (the stub's memo of a
     run with nothing to do) live here too."""
-    named = os.environ.get(ENV, "").strip()
+    named = environment.read(ENV).strip()
     if named:
         return Path(named).expanduser().resolve(), None
-    return config.root / config.cache_dir, config.root
+    return config.root / config.cache.dir, config.root
 
 
 def open_store(config: Config) -> Store:
@@ -270,6 +272,7 @@ def _dump_file(record: FileRecord) -> dict[str, Any]:
         "sites": list(facts.sites),
         "may_bind": facts.may_bind,
         "binary": facts.binary,
+        "ignores": [[line, text] for line, text in facts.ignores],
         "binds": None if record.binds is None else [[n, list(s)] for n, s in record.binds],
         "problem": None if record.problem is None else record.problem.to_json(),
     }
@@ -348,6 +351,7 @@ def _load_file(item: Mapping[str, Any]) -> FileRecord:
             sites=tuple(_strings(item["sites"])),
             may_bind=_bool(item["may_bind"]),
             binary=_bool(item["binary"]),
+            ignores=tuple((_int(pair[0]), _str(pair[1])) for pair in _list(item["ignores"])),
         ),
         binds=binds,
         problem=None if problem is None else _unsupported(problem),
@@ -415,6 +419,7 @@ def _unsupported(data: Any) -> Unsupported:
         line=_int(data["line"]),
         pattern=Pattern(_str(data["pattern"])),
         message=_str(data["message"]),
+        accepted=None if data.get("accepted") is None else _str(data["accepted"]),
     )
 
 
@@ -446,3 +451,9 @@ def _strings(value: Any) -> list[str]:
     if not isinstance(value, list):
         raise TypeError("expected a list")
     return [_str(item) for item in value]
+
+
+def _list(value: Any) -> list[Any]:
+    if not isinstance(value, list):
+        raise TypeError("expected a list")
+    return value

@@ -22,10 +22,11 @@ import stat
 from collections.abc import Mapping
 from pathlib import Path
 
-from ..atomic import create_private_file
-from ..paths import is_inside
+from ..core import environment
+from ..core.atomic import create_private_file
+from ..core.paths import is_inside
 
-ENV = "JOBLEDGER_KEY_DIR"
+ENV = environment.KEY_DIR
 NAME = "cache-key"
 _KEY_BYTES = 32
 
@@ -40,8 +41,8 @@ class KeyUnavailable(Exception):
 
 def key_folder(environ: Mapping[str, str] | None = None) -> Path:
     """Where the key lives: ``$JOBLEDGER_KEY_DIR``, else the user's cache folder."""
+    named = environment.read(ENV, environ).strip()
     env = os.environ if environ is None else environ
-    named = env.get(ENV, "").strip()
     if named:
         return Path(named).expanduser().resolve()
     xdg = env.get("XDG_CACHE_HOME", "").strip()

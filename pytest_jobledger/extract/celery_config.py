@@ -18,6 +18,7 @@ from dataclasses import dataclass
 import libcst as cst
 
 from ..ledger.model import JSONValue, Pattern, Unsupported
+from .advice import compose, fitted, short
 from .celery_facts import CeleryFact
 from .frameworks.celery import CONF, CONFIG_FROM_OBJECT, CONFIG_KEYS, SEND_TASK
 from .records import CallSite, ModuleSummary
@@ -92,10 +93,16 @@ class CeleryConfig:
                 summary.source.rel_path,
                 line,
                 Pattern.UNSUPPORTED_FRAMEWORK,
-                f"task_routes is {source_text(value, 40)}, not a written-out dict (or list of "
-                "dicts) from task names to queues: a router function or a computed value, so "
-                "the parser cannot tell which queue each job is routed to; write the routes "
-                "out, or leave the queues to the registrations",
+                compose(
+                    f"task_routes is {short(source_text(value))}, not a written-out dict (or "
+                    "list of dicts) of routes",
+                    fitted(
+                        summary.source.rel_path,
+                        Pattern.UNSUPPORTED_FRAMEWORK,
+                        "A router function's queues cannot be read: write the routes out, or "
+                        "set each job's queue at its registration",
+                    ),
+                ),
             )
             return
         for table in tables:

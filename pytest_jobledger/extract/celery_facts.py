@@ -77,8 +77,9 @@ def apply_celery_config(
                     fact.line,
                     Pattern.UNREGISTERED_TASK,
                     f"{what} names the task {fact.task!r}, which no Celery registration in the "
-                    "scanned tree has (a renamed or deleted task, or a typo), so nothing would "
-                    "run it; name a registered task, or scan the tree that defines it",
+                    "scanned tree has\nA renamed or deleted task, or a typo: nothing would run "
+                    "it. Name a registered task, or scan the tree that defines it; or accept it "
+                    "here with '# jobledger: ignore[unregistered-task] -- why'",
                 )
             )
         elif fact.kind == "beat":

@@ -18,7 +18,7 @@ from pathlib import Path
 from pathspec.patterns.gitignore.spec import _DIR_MARK, GitIgnoreSpecPattern
 
 from .. import git
-from ..paths import read_regular
+from ..core.paths import read_regular
 
 
 @dataclass(frozen=True)

@@ -23,11 +23,12 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Protocol
 
-from ..config import Config
 from ..ledger.model import Job, Ledger, Pattern, Unsupported
+from ..project import Config
 from .cache import FileRecord, ScanRecord, Snapshot, Store, open_store, settled, stat_of
 from .deps import digest
 from .discovery import Excludes, SourceFile, iter_source_files
+from .ignores import apply as apply_ignores
 from .limits import MAX_FILE_BYTES_CEILING
 from .prefilter import (
     _IDENTIFIER,
@@ -115,19 +116,19 @@ class Extractor:
     _tree_bytes: int = 0
 
     def __post_init__(self) -> None:
-        config = self.config
+        config, scan = self.config, self.config.extraction
         excludes = Excludes(
-            config.all_excludes, config.root, respect_gitignore=config.respect_gitignore
+            scan.all_excludes, config.root, respect_gitignore=scan.respect_gitignore
         )
-        self.files = list(iter_source_files(config.root, config.paths, excludes, self._unlisted))
+        self.files = list(iter_source_files(config.root, scan.paths, excludes, self._unlisted))
         self.by_module: dict[str, str] = {}
         for source in self.files:
             self.by_module.setdefault(source.module, source.rel_path)
         self.store: Store | None = None
-        if config.use_cache and self.prefilter:
+        if config.cache.enabled and self.prefilter:
             self.store = open_store(config)
         self.counts = _Counts()
-        self.reader = FileReader(min(config.max_file_bytes, MAX_FILE_BYTES_CEILING), config.root)
+        self.reader = FileReader(min(scan.max_file_bytes, MAX_FILE_BYTES_CEILING), config.root)
 
     # -- the run -----------------------------------------------------------------------------
 
@@ -407,7 +408,11 @@ class Extractor:
             matched |= set(scan.matched)
         jobs, conflicts = merge_enqueued(jobs)
         jobs, unregistered = apply_celery_config(jobs, facts)
-        return Ledger.build(jobs, unsupported + conflicts + unregistered), matched
+        unsupported += conflicts + unregistered
+        ignores = {path: r.facts.ignores for path, r in records.items() if r.facts.ignores}
+        if ignores:
+            unsupported = apply_ignores(unsupported, ignores)
+        return Ledger.build(jobs, unsupported), matched
 
     # -- helpers -----------------------------------------------------------------------------
 
@@ -452,15 +457,16 @@ class Extractor:
         config = self.config
         where = config.display(config.source) if config.source else "configuration"
         found: list[str] = []
-        if config.max_file_bytes > MAX_FILE_BYTES_CEILING:
+        largest = config.extraction.max_file_bytes
+        if largest > MAX_FILE_BYTES_CEILING:
             found.append(
-                f"{where}: [tool.jobledger] max_file_bytes = {config.max_file_bytes:,} is "
+                f"{where}: [tool.jobledger] max_file_bytes = {largest:,} is "
                 f"over the ceiling of {MAX_FILE_BYTES_CEILING:,} bytes, which configuration "
                 "cannot raise; larger files are reported, not parsed"
             )
         if self.store is not None and self.store.refused is not None:
             found.append(f"{where}: {self.store.refused}")
-        unmatched = [name for name in sorted(config.decorators) if name not in matched]
+        unmatched = [name for name in sorted(config.extraction.decorators) if name not in matched]
         for qualname in unmatched:
             said = named.get(qualname)
             if said is None:

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 import libcst as cst
 
 from ..ledger.model import Job, Pattern, Unsupported
+from .advice import compose, fitted, short
 from .arguments import Argument, CallArguments, read
 from .frameworks.enqueue import (
     ENQUEUE_WORDS,
@@ -75,15 +76,21 @@ class Enqueues:
             return
         target = self._function(summary, handed)
         if target is None:
+            path = summary.source.rel_path
             yield Unsupported(
-                summary.source.rel_path,
+                path,
                 site.line,
                 Pattern.DYNAMIC_REGISTRATION,
-                f"{shown}({source_text(handed, 40)}, ...) enqueues an RQ job, but "
-                f"{source_text(handed, 40)} is not a module-level function of the scanned tree "
-                "(a lambda, a method, a local function or another package's), so the parser "
-                "cannot name the job; enqueue a module-level def (or its import path as a "
-                "string), or exclude this file if it is not a job",
+                compose(
+                    f"{shown}({short(source_text(handed))}, ...) enqueues an RQ job that is not a "
+                    "module-level function of the scanned tree",
+                    fitted(
+                        path,
+                        Pattern.DYNAMIC_REGISTRATION,
+                        "A lambda, a method or a local function cannot be named as a job: "
+                        "enqueue a module-level def (or its import path as a string)",
+                    ),
+                ),
             )
             return
         owner, function = target

@@ -51,8 +51,9 @@ def merge_enqueued(jobs: Sequence[Job]) -> tuple[list[Job], list[Unsupported]]:
                     other.line,
                     Pattern.CONFLICTING_ENQUEUE,
                     f"{first.id} is enqueued with {name} {_said(other, name)} here but "
-                    f"{_said(first, name)} at {first.location}; one job has one {name}: make "
-                    "the sites agree (or give them one shared queue or constant)",
+                    f"{_said(first, name)} at {first.location}\nOne job has one {name}: make "
+                    "the sites agree (or give them one shared queue or constant); or accept it "
+                    "here with '# jobledger: ignore[conflicting-enqueue] -- why'",
                 )
             )
         options = {

@@ -14,8 +14,8 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 
 import libcst as cst
 
-from ..config import Config
 from ..ledger.model import Job, Pattern, Unsupported
+from ..project import Config
 from .cache import ScanRecord
 from .celery_config import CeleryConfig
 from .celery_facts import CeleryFact
@@ -49,7 +49,7 @@ class Scanner:
         self.config = config
         canonical: dict[str, str] = {}
         instances: set[str] = set()
-        keys: set[str] = set(config.decorators)
+        keys: set[str] = set(config.extraction.decorators)
         settings: set[str] = set()
         chained: set[str] = set()
         for framework in FRAMEWORKS.values():
@@ -58,7 +58,7 @@ class Scanner:
             instances |= framework.instance_classes
             keys |= set(framework.decorators)
             settings |= {key for key, rules in framework.decorators.items() if not rules.fn_first}
-        max_file_bytes = min(config.max_file_bytes, MAX_FILE_BYTES_CEILING)
+        max_file_bytes = min(config.extraction.max_file_bytes, MAX_FILE_BYTES_CEILING)
         self.loader = SourceLoader(
             max_file_bytes,
             config.root,

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..config import Config
 from ..ledger.model import Pattern, Unsupported
+from ..project import Config
+from .advice import compose, fitted
 from .frameworks.unsupported import UNSUPPORTED_MODULES
 from .records import ModuleSummary
 from .resolve import ProjectIndex
@@ -34,15 +35,20 @@ def framework_imports(
     for top, line in sorted(first.items()):
         if index.source(top) is not None:
             continue  # the project's own module of that name
-        if any(name.split(".", 1)[0] == top for name in config.decorators):
+        if any(name.split(".", 1)[0] == top for name in config.extraction.decorators):
             continue
         yield Unsupported(
             summary.source.rel_path,
             line,
             Pattern.UNSUPPORTED_FRAMEWORK,
-            f"imports {top}, a job framework the parser has no table for, so the jobs this "
-            "module registers with it are not in the ledger and nobody signs them. If it "
-            "registers jobs with a decorator, declare that decorator in "
-            "[tool.jobledger.decorators] so each job is listed; otherwise exclude this file "
-            "once its jobs are documented elsewhere",
+            compose(
+                f"imports {top}, a job framework the parser has no table for: its jobs are not "
+                "in the ledger",
+                fitted(
+                    summary.source.rel_path,
+                    Pattern.UNSUPPORTED_FRAMEWORK,
+                    "Declare the decorator it registers jobs with in [tool.jobledger.decorators] "
+                    "so each job is listed",
+                ),
+            ),
         )

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from ..config import Config, DecoratorSpec
 from ..ledger.model import RESOLVED_FIELDS
+from ..project import Config, DecoratorSpec
 from .frameworks import CUSTOM, FRAMEWORKS, Rules
 from .prefilter import JOB_NAMES, JOB_SUFFIX
 from .resolve import Ref
@@ -28,13 +28,13 @@ def spelled_like_a_job(dotted: str, config: Config) -> bool:
     last = dotted.rsplit(".", 1)[-1]
     if last.endswith(JOB_SUFFIX) or last in JOB_NAMES:
         return True
-    return any(name.rsplit(".", 1)[-1] == last for name in config.decorators)
+    return any(name.rsplit(".", 1)[-1] == last for name in config.extraction.decorators)
 
 
 def match(ref: Ref, config: Config) -> Match | None:
     """The framework and rules of the decorator ``ref`` names, or ``None`` if it is not one."""
     for name in sorted(ref.names | {ref.qualname}):
-        spec = config.decorators.get(name)
+        spec = config.extraction.decorators.get(name)
         if spec is not None:
             if spec.framework is None:
                 unmapped = {

@@ -20,7 +20,7 @@ from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
-from ..config import Config
+from ..project import Config
 from .cache import ScanRecord
 from .discovery import SourceFile
 from .prefilter import Words

@@ -62,11 +62,12 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TypeAlias
 
-from ..config import Config
+from ..project import Config
 from .frameworks.celery import CONFIG_WORDS
 from .frameworks.enqueue import ENQUEUE_WORDS
 from .frameworks.settings import SETTINGS_MODULES
 from .frameworks.unsupported import UNSUPPORTED_MODULES
+from .ignores import comments
 from .limits import measure
 
 #: How every framework's job decorators are spelled (Celery's and Huey's ``*task``, Dramatiq's
@@ -150,7 +151,7 @@ class Words:
 
     @classmethod
     def of(cls, config: Config, aliases: Iterable[str] = ()) -> Words:
-        configured = frozenset(name.rsplit(".", 1)[-1] for name in config.decorators)
+        configured = frozenset(name.rsplit(".", 1)[-1] for name in config.extraction.decorators)
         return cls(framework_words() | configured, configured, frozenset(aliases))
 
     def with_aliases(self, aliases: Iterable[str]) -> Words:
@@ -254,6 +255,8 @@ class TextFacts:
     sites: tuple[str, ...] = ()
     may_bind: bool = False
     binary: bool = False
+    #: The ``# jobledger: ignore`` comments, as ``(line, comment)`` (:mod:`.ignores`).
+    ignores: tuple[tuple[int, str], ...] = ()
 
     def candidate(self, words: Words) -> bool:
         """Whether the file must be parsed and its places judged."""
@@ -265,6 +268,7 @@ class TextFacts:
 def text_facts(text: str, words: Words) -> TextFacts:
     """Scan ``text`` (decoded source) for the places where a relevant word matters. Text that
     is not ASCII is scanned as NFKC, as Python reads identifiers (a fullwidth ``task``)."""
+    ignores = comments(text)
     if not text.isascii():
         text = unicodedata.normalize("NFKC", text)
     found: set[str] = set()
@@ -297,7 +301,7 @@ def text_facts(text: str, words: Words) -> TextFacts:
                 continue
         if _VALUE_END.match(text, end) and not _NO_VALUE_LINE.match(text, start + 1):
             sites.add(word)
-    return TextFacts(tuple(sorted(found)), tuple(sorted(sites)), may_bind)
+    return TextFacts(tuple(sorted(found)), tuple(sorted(sites)), may_bind, ignores=ignores)
 
 
 def byte_facts(data: bytes, words: Words) -> TextFacts:

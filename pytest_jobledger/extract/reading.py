@@ -8,8 +8,8 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..core.paths import FileTooLarge, UnsafeFile, read_regular_stat, real
 from ..ledger.model import Pattern, Unsupported
-from ..paths import FileTooLarge, UnsafeFile, read_regular_stat, real
 from .deps import digest
 from .discovery import SourceFile
 from .limits import MAX_FILE_BYTES_CEILING

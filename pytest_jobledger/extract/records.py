@@ -8,6 +8,9 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from .discovery import SourceFile
+from .scopes import LocalBinding as LocalBinding
+from .scopes import Scope
+from .scopes import dotted_name as dotted_name
 
 
 @dataclass(frozen=True)
@@ -35,6 +38,13 @@ class Context:
     #: The parameter names of the enclosing functions: inside a declared decorator, a
     #: registration of one of them (``shared_task(fn)``) registers the function it decorates.
     params: frozenset[str] = frozenset()
+    #: The innermost scope that is not the module's (``None`` at module level): a name bound
+    #: there shadows the module's name of the same spelling.
+    scope: Scope | None = field(default=None, compare=False, hash=False)
+
+    def local(self, name: str) -> list[LocalBinding] | None:
+        """The local bindings of ``name`` here, or ``None`` when it is the module's name."""
+        return None if self.scope is None else self.scope.lookup(name)
 
 
 def _docstring_of(first: cst.CSTNode | None) -> str | None:
@@ -161,16 +171,6 @@ class ModuleSummary:
         self.bindings.setdefault(name, []).append(binding)
 
 
-def dotted_name(node: cst.BaseExpression) -> str | None:
-    """``a.b.c`` for a chain of names and attributes, else ``None``."""
-    if isinstance(node, cst.Name):
-        return node.value
-    if isinstance(node, cst.Attribute):
-        head = dotted_name(node.value)
-        return f"{head}.{node.attr.value}" if head is not None else None
-    return None
-
-
 def replace_context(
     context: Context,
     *,
@@ -178,10 +178,19 @@ def replace_context(
     in_loop: bool | None = None,
     classes: tuple[str, ...] | None = None,
     params: frozenset[str] | None = None,
+    scope: Scope | None = None,
 ) -> Context:
     return Context(
         in_function=context.in_function if in_function is None else in_function,
         in_loop=context.in_loop if in_loop is None else in_loop,
         classes=context.classes if classes is None else classes,
         params=context.params if params is None else params,
+        scope=context.scope if scope is None else scope,
     )
+
+
+def head_name(node: cst.BaseExpression) -> str | None:
+    """``a`` of ``a.b.c``: the name a dotted chain starts from, else ``None``."""
+    while isinstance(node, cst.Attribute):
+        node = node.value
+    return node.value if isinstance(node, cst.Name) else None

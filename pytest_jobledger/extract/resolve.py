@@ -19,8 +19,8 @@ from dataclasses import dataclass, field, replace
 
 import libcst as cst
 
+from ..core.text import did_you_mean
 from ..ledger.model import Pattern
-from ..text import did_you_mean
 from .discovery import SourceFile
 from .loading import SourceLoader
 from .records import Binding, ClassInfo, FunctionInfo, ModuleSummary, dotted_name

@@ -9,8 +9,8 @@ from dataclasses import dataclass, replace
 
 import libcst as cst
 
-from ..config import Config
 from ..ledger.model import Job
+from ..project import Config
 from .arguments import CallArguments, ParameterDefault, Reading, read
 from .frameworks.rules import FieldRule, Rules
 from .matching import Match
@@ -84,7 +84,7 @@ class RowBuilder:
         module = owner.source.module
         job_id = f"{module}.{target.qualpath}" if module else target.qualpath
         name = reading.fields.get("name")
-        if self.config.job_id == "registered-name" and isinstance(name, str):
+        if self.config.extraction.job_id == "registered-name" and isinstance(name, str):
             job_id = name
         fields = reading.fields
         return Job(

@@ -23,9 +23,17 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
-from ..config import Config
 from ..ledger.model import Job, Pattern, Unsupported
+from ..project import Config
+from . import advice
 from .arguments import CallArguments, read
+from .binding import (
+    held_decorator,
+    names_a_def,
+    registering_names,
+    resolve_in,
+    wraps_a_parameter,
+)
 from .frameworks import FRAMEWORKS
 from .matching import Match, match, spelled_like_a_job
 from .prefilter import Words
@@ -37,6 +45,7 @@ from .records import (
     ModuleSummary,
     Reference,
     dotted_name,
+    head_name,
 )
 from .resolve import ProjectIndex, Ref
 from .rows import RowBuilder, Scope
@@ -85,7 +94,9 @@ class Sites:
         """The body of a configured homegrown decorator is its implementation, not a job."""
         if not context.in_function:
             return False
-        return f"{summary.source.module}.{context.in_function[0]}" in self.config.decorators
+        return (
+            f"{summary.source.module}.{context.in_function[0]}" in self.config.extraction.decorators
+        )
 
     # -- decorator sites ---------------------------------------------------------------------
 
@@ -96,11 +107,18 @@ class Sites:
         callee, args = (node.func, node.args) if isinstance(node, cst.Call) else (node, ())
         if self._skipped(callee):
             return
-        ref = self.index.resolve_expr(summary, callee)
-        if ref is None:
+        ref, local = resolve_in(self.index, summary, callee, site.context)
+        if ref is None or local:
             if not site.reads & site.context.params:  # a declared decorator's own use is not
                 yield from self._local_name(  # reported; anything else is
-                    summary, site.line, site.context, callee, site.target.name, declared=True
+                    summary,
+                    site.line,
+                    site.context,
+                    callee,
+                    site.target.name,
+                    ref=ref,
+                    applied=True,
+                    declared=True,
                 )
             return
         match = self.match(ref)
@@ -110,11 +128,11 @@ class Sites:
             return
         if self._inside_configured_decorator(summary, site.context):
             if not site.reads & site.context.params:  # registers something it does not wrap
-                yield self._not_the_decorated(
+                yield advice.not_the_decorated(
                     summary, site.line, site.context, match, site.target.name
                 )
             return
-        problem = self._context_problem(summary, site.line, site.context, match, site.target.name)
+        problem = advice.context_problem(summary, site.line, site.context, match, site.target.name)
         if problem is not None:
             yield problem
             return
@@ -131,16 +149,20 @@ class Sites:
             return  # ``shared_task(queue=q)`` inside a wrapper: read with it (wrapper.py)
         if self._skipped(callee):
             return
-        ref = self.index.resolve_expr(summary, callee)
-        if ref is None:
+        ref, local = resolve_in(self.index, summary, callee, site.context)
+        if ref is None or local:
             if curried or positional:
                 label = source_text(positional[0].value, 40) if positional else "a function"
                 handed = positional[0].value if positional else None
-                hands_a_parameter = (
-                    isinstance(handed, cst.Name) and handed.value in site.context.params
-                )
                 yield from self._local_name(
-                    summary, site.line, site.context, callee, label, declared=not hands_a_parameter
+                    summary,
+                    site.line,
+                    site.context,
+                    callee,
+                    label,
+                    ref=ref,
+                    applied=curried or names_a_def(summary, site.context, handed),
+                    declared=handed is None or not wraps_a_parameter(handed, site.context),
                 )
             return
         if not curried and self._is_register_method(ref):
@@ -169,23 +191,31 @@ class Sites:
         label = source_text(target_node, 40)
         if self._inside_configured_decorator(summary, site.context):
             # the declared decorator's implementation registers a parameter (the function it
-            # decorates); registering anything else hides a job in its body
-            if not (isinstance(target_node, cst.Name) and target_node.value in site.context.params):
-                yield self._not_the_decorated(summary, site.line, site.context, match, label)
+            # decorates), or an inner def that calls it (``huey.task(...)(inner)``: the call
+            # form of a decorated inner def); registering anything else hides a job in its body
+            if not wraps_a_parameter(target_node, site.context):
+                yield advice.not_the_decorated(summary, site.line, site.context, match, label)
             return
-        problem = self._context_problem(summary, site.line, site.context, match, label)
+        problem = advice.context_problem(summary, site.line, site.context, match, label)
         if problem is not None:
             yield problem
             return
         target = self._local_function(summary, target_node, call)
         if target is None:
+            path = summary.source.rel_path
             yield Unsupported(
-                summary.source.rel_path,
+                path,
                 site.line,
                 Pattern.DYNAMIC_REGISTRATION,
-                f"{match.decorator}({label}) registers something that is not a function defined "
-                "in this module, so the parser cannot tell which job it is; register the function "
-                "where it is defined (decorate its def), or exclude this file if it is not a job",
+                advice.compose(
+                    f"{advice.short(match.decorator)}({label}) registers something that is not a "
+                    "function defined in this module, so the parser cannot tell which job it is.",
+                    advice.fitted(
+                        path,
+                        Pattern.DYNAMIC_REGISTRATION,
+                        "Register the function where it is defined (decorate its def)",
+                    ),
+                ),
             )
             return
         yield self.rows.job(summary, target, summary, site.line, match, ref, registration_args)
@@ -196,13 +226,22 @@ class Sites:
         """A job decorator (or a framework's registering method) used as a value: whatever it
         registers cannot be followed, so the place is reported, never left silent."""
         node = site.node
+        if site.target is not None and site.context.local(head_name(node) or "") is None:
+            held = held_decorator(self.index, summary, node, self.match)
+            if held is not None:
+                yield advice.held(summary, site, held)
+                return
         if self._skipped(node) or self._inside_configured_decorator(summary, site.context):
             return
-        ref = self.index.resolve_expr(summary, node)
+        ref, local = resolve_in(self.index, summary, node, site.context)
         target = site.target or "a function"
+        if local and ref is None:
+            return  # a parameter, local or comprehension variable: not the module's name
         if ref is None:
             if site.target is not None:  # in a decorator: the name is a decorator's, not data
-                yield from self._local_name(summary, site.line, site.context, node, target)
+                yield from self._local_name(
+                    summary, site.line, site.context, node, target, ref=None, applied=False
+                )
             return
         if ref.refusal is not None:
             if site.target is not None or any(
@@ -214,18 +253,24 @@ class Sites:
         found = self.match(ref)
         if found is None and not self._is_register_method(ref):
             return
-        spelled = dotted_name(node) or source_text(node, 40)
+        spelled = advice.short(dotted_name(node) or source_text(node, 40))
         what = f"the {found.framework} job decorator" if found else "a task registering method"
-        where = f"in the decorator of {site.target}" if site.target else "as a value"
+        where = f"in the decorator of {advice.short(site.target)}" if site.target else "as a value"
+        path = summary.source.rel_path
         yield Unsupported(
-            summary.source.rel_path,
+            path,
             site.line,
             Pattern.DYNAMIC_REGISTRATION,
-            f"{spelled} is {what}, used {where} (passed on, stored, returned, subscripted or "
-            "fetched by getattr) rather than applied to a def, so the parser cannot tell which "
-            "job it registers. Decorate the job's def with it (@"
-            f"{spelled}(...)) or call it on a module-level function (fn = {spelled}(fn)), "
-            "or exclude this file if it registers no job",
+            advice.compose(
+                f"{spelled} is {what}, used {where} rather than applied to a def, so the parser "
+                "cannot tell which job it registers.",
+                advice.fitted(
+                    path,
+                    Pattern.DYNAMIC_REGISTRATION,
+                    f"Decorate the job's def with it (@{spelled}(...)) or call it on a "
+                    f"module-level function (fn = {spelled}(fn))",
+                ),
+            ),
         )
 
     def _local_function(
@@ -280,13 +325,21 @@ class Sites:
         maybe = self.refused_job(ref, spelled)
         if ref.refusal is None or maybe is None:
             return
+        path = summary.source.rel_path
+        reason = ref.refusal.message
         yield Unsupported(
-            summary.source.rel_path,
+            path,
             line,
             ref.refusal.pattern,
-            f"{spelled} may register {target} as {maybe}, but {ref.refusal.message}, so it is "
-            f"not in the ledger. {_FIXES[ref.refusal.pattern]}, or exclude this file if it "
-            "registers no job",
+            advice.compose(
+                f"{advice.short(spelled)} may register {advice.short(target)} as {maybe}, but the "
+                "parser cannot follow that name, so it is not in the ledger.",
+                advice.fitted(
+                    path,
+                    ref.refusal.pattern,
+                    f"{reason[:1].upper()}{reason[1:]}. {_FIXES[ref.refusal.pattern]}",
+                ),
+            ),
         )
 
     def _local_name(
@@ -297,11 +350,17 @@ class Sites:
         callee: cst.BaseExpression,
         target: str,
         *,
+        ref: Ref | None,
+        applied: bool,
         declared: bool = False,
     ) -> Iterator[Unsupported]:
-        """Inside a function, a decorator spelled like a job (or an alias of one) whose name is
-        not bound at module level is bound in that function (``from .celery import app`` in its
-        body): the registration runs only when the function does. Reported, never dropped.
+        """Inside a function, a registration whose name that function binds (``from .celery
+        import app`` in its body), or that is bound nowhere: it runs only when the function does.
+        Reported, never dropped, when the binding says it is a job decorator (``ref``, what a
+        local import leads to, matches one) or, for a decorator ``applied`` to a def (or a
+        curried call), when its last part is exactly a framework's registering name
+        (``@app.task`` with ``app`` a parameter). A method that merely ends in ``task``
+        (``self.run_task(x)``, ``progress.add_task(...)``) is no evidence.
         Inside a declared decorator it is reported only with ``declared`` (it registers
         something other than the function the decorator wraps)."""
         if not context.in_function:
@@ -314,19 +373,37 @@ class Sites:
         last = spelled.rsplit(".", 1)[-1]
         if not spelled_like_a_job(spelled, self.config) and last not in self.aliases:
             return
-        where = ".".join(context.in_function)
+        if not self._bound_to_a_job(ref, spelled, applied):
+            return
+        where = advice.short(".".join(context.in_function))
         qualname = f"{summary.source.module}.{context.in_function[0]}"
+        path = summary.source.rel_path
+        head = spelled.split(".")[0]
         yield Unsupported(
-            summary.source.rel_path,
+            path,
             line,
             Pattern.FACTORY_REGISTRATION,
-            f"{spelled} may register {target} inside {where}(), where {spelled.split('.')[0]} is "
-            "bound by that function (not at module level), so the job only exists when it runs "
-            "and the parser cannot know its id or arguments. Import the app and register the "
-            f"job at module level; if {qualname} is a decorator that registers the functions it "
-            f'wraps, declare it as [tool.jobledger.decorators."{qualname}"]; or exclude this '
-            "file if it is not a real job",
+            advice.compose(
+                f"{advice.short(spelled)} may register {advice.short(target)} inside {where}(), "
+                f"where {advice.short(head)} is bound by that function, so the job exists only "
+                "when it runs.",
+                advice.fitted(
+                    path,
+                    Pattern.FACTORY_REGISTRATION,
+                    "Import the app and register the job at module level; if "
+                    f"{qualname} is a decorator that registers the functions it wraps, declare "
+                    f'it as [tool.jobledger.decorators."{qualname}"]',
+                ),
+            ),
         )
+
+    def _bound_to_a_job(self, ref: Ref | None, spelled: str, applied: bool) -> bool:
+        """Whether a name bound in a function (or nowhere) is evidence of a registration."""
+        if ref is not None:
+            if ref.refusal is not None:
+                return applied and self.refused_job(ref, spelled) is not None
+            return self.match(ref) is not None or self._is_register_method(ref)
+        return applied and spelled.rsplit(".", 1)[-1] in registering_names(self.config)
 
     def _is_register_method(self, ref: Ref) -> bool:
         return any(ref.key in fw.register_methods for fw in FRAMEWORKS.values())
@@ -342,19 +419,27 @@ class Sites:
             return
         node = positional[0]
         label = source_text(node, 40)
-        problem = self._context_problem(summary, site.line, site.context, match, label)
+        problem = advice.context_problem(summary, site.line, site.context, match, label)
         if problem is not None:
             yield problem
             return
         target_node = node.func if isinstance(node, cst.Call) else node
         target = self.index.resolve_expr(summary, target_node)
         if target is None or target.klass is None or target.module is None:
+            path = summary.source.rel_path
             yield Unsupported(
-                summary.source.rel_path,
+                path,
                 site.line,
                 Pattern.DYNAMIC_REGISTRATION,
-                f"{ref.qualname}({label}) registers a task class the parser cannot find in the "
-                "scanned tree; register a class defined in a scanned module",
+                advice.compose(
+                    f"{advice.short(ref.qualname)}({label}) registers a task class the parser "
+                    "cannot find in the scanned tree.",
+                    advice.fitted(
+                        path,
+                        Pattern.DYNAMIC_REGISTRATION,
+                        "Register a class defined in a scanned module",
+                    ),
+                ),
             )
             return
         owner = target.module
@@ -366,61 +451,6 @@ class Sites:
         yield self.rows.build(
             owner, target.klass, summary, site.line, match, read(match.rules, arguments)
         )
-
-    def _not_the_decorated(
-        self, summary: ModuleSummary, line: int, context: Context, match: Match, name: str
-    ) -> Unsupported:
-        """A registration in a declared decorator's body of something other than the function
-        it decorates: a factory's job, which exists only when the factory runs."""
-        qualname = f"{summary.source.module}.{context.in_function[0]}"
-        where = ".".join(context.in_function)
-        return Unsupported(
-            summary.source.rel_path,
-            line,
-            Pattern.FACTORY_REGISTRATION,
-            f"{match.decorator} registers {name} inside {where}(), the body of the declared "
-            f"decorator {qualname}, but {name} is not the function {qualname} decorates (none "
-            "of its parameters), so the job only exists when that function runs and the parser "
-            "cannot know its id or arguments. Register the job at module level, or exclude this "
-            "file if it is not a real job",
-        )
-
-    def _context_problem(
-        self, summary: ModuleSummary, line: int, context: Context, match: Match, name: str
-    ) -> Unsupported | None:
-        path = summary.source.rel_path
-        if context.in_function:
-            where = ".".join(context.in_function)
-            return Unsupported(
-                path,
-                line,
-                Pattern.FACTORY_REGISTRATION,
-                f"{match.decorator} registers {name} inside {where}(), so the job only exists "
-                "when that function runs and the parser cannot know its id or arguments. "
-                f"{_declare(summary, context, match)}; otherwise register the job at module "
-                "level, or exclude this file if it is not a real job",
-            )
-        if context.in_loop:
-            return Unsupported(
-                path,
-                line,
-                Pattern.LOOP_REGISTRATION,
-                f"{match.decorator} registers {name} inside a loop, so each pass registers a job "
-                "the parser cannot name; write one module-level registration per job",
-            )
-        return None
-
-
-def _declare(summary: ModuleSummary, context: Context, match: Match) -> str:
-    """How to declare the enclosing function when it is a decorator of the project's own: the
-    exact table, so its uses become jobs and this body is read as its implementation."""
-    qualname = f"{summary.source.module}.{context.in_function[0]}"
-    framework = f' with framework = "{match.framework}"' if match.framework != "custom" else ""
-    return (
-        f"If {qualname} is a decorator that registers the functions it wraps, declare it: add "
-        f'[tool.jobledger.decorators."{qualname}"]{framework} to the configuration, and each '
-        "function it decorates is listed as a job"
-    )
 
 
 def _names_register_task(callee: cst.BaseExpression) -> bool:

@@ -8,6 +8,7 @@ evaluated by Python: numbers and strings are read by libcst's own literal reader
 
 from __future__ import annotations
 
+import math
 import operator
 import re
 from collections.abc import Callable
@@ -16,8 +17,8 @@ from typing import Any
 
 import libcst as cst
 
+from ..core.text import clip
 from ..ledger.model import JSONValue
-from ..text import clip
 
 MAX_STRING = 10_000
 MAX_INT_BITS = 256
@@ -53,7 +54,8 @@ def writable(text: str) -> str:
 
 def source_text(node: cst.CSTNode, limit: int = 80) -> str:
     """The code of ``node`` on one line, shortened for messages."""
-    return clip(" ".join(_EMPTY_MODULE.code_for_node(node).split()), limit)
+    text = " ".join(_EMPTY_MODULE.code_for_node(node).split()).replace("\x00", "\\x00")
+    return clip(text, limit)
 
 
 def not_literal(node: cst.CSTNode) -> Unknown:
@@ -94,9 +96,16 @@ class _Evaluator:
 
     def _eval(self, node: cst.BaseExpression) -> Outcome:
         if isinstance(node, (cst.Integer, cst.Float)):
-            return Known(node.evaluated_value)
+            return _number(node)
         if isinstance(node, cst.SimpleString):
-            value = node.evaluated_value
+            try:
+                value = node.evaluated_value
+            except (ValueError, SyntaxError, MemoryError, RecursionError):
+                # a raw NUL byte: libcst parses it, the literal reader (Python's) refuses it
+                return Unknown(
+                    f"{source_text(node)} cannot be read as a string literal: it holds a raw NUL "
+                    "byte (or another character Python refuses in source)"
+                )
             if isinstance(value, bytes):
                 return Unknown(f"{source_text(node)} is a byte string, not text")
             if _SURROGATE.search(value):
@@ -190,6 +199,8 @@ class _Evaluator:
             return Unknown(f"{source_text(node)} cannot be computed")
         if isinstance(result, int) and result.bit_length() > MAX_INT_BITS:
             return Unknown(f"{source_text(node)} is too large")
+        if isinstance(result, float) and not math.isfinite(result):
+            return Unknown(f"{source_text(node)} is not a finite number")
         if not isinstance(result, (int, float, str, list)):
             return not_literal(node)
         return Known(result)
@@ -224,6 +235,31 @@ class _Evaluator:
                 return value
             result[key.value] = value.value
         return Known(result)
+
+
+def _number(node: cst.Integer | cst.Float) -> Outcome:
+    """A number literal, or why it is not recorded: one whose digits Python will not convert
+    (past its int-string limit), or whose value JSON cannot hold or a queue could not use, is
+    ``null`` with a reason, never a crash when the ledger is written."""
+    digits = sum(char.isalnum() for char in node.value)
+    if digits > _MAX_LITERAL_DIGITS:
+        return Unknown(f"{source_text(node, 40)} is too large a number to record")
+    try:
+        value = node.evaluated_value
+    except (ValueError, SyntaxError, MemoryError, OverflowError):
+        return Unknown(f"{source_text(node, 40)} cannot be read as a number")
+    if isinstance(value, int) and value.bit_length() > MAX_INT_BITS:
+        return Unknown(f"{source_text(node, 40)} is too large a number to record")
+    if isinstance(value, float) and not math.isfinite(value):
+        return Unknown(f"{source_text(node, 40)} is not a finite number")
+    if isinstance(value, complex):
+        return not_literal(node)
+    return Known(value)
+
+
+#: Longer than any number a setting holds; reading more digits only costs time (a hex literal
+#: of 3,700 digits converts, and its decimal form is past Python's int-string limit).
+_MAX_LITERAL_DIGITS = 100
 
 
 def _is_number(value: object) -> bool:

@@ -20,10 +20,10 @@ import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 from .discovery import SourceFile
+from .expressions import Expressions, own_params
 from .records import (
     AttributeAssign,
     Binding,
-    CallSite,
     ClassInfo,
     Context,
     DecoratorSite,
@@ -33,6 +33,16 @@ from .records import (
     dotted_name,
     first_statement,
     replace_context,
+)
+from .scopes import (
+    OTHER,
+    LocalBinding,
+    Scope,
+    bind_local,
+    bind_statement,
+    function_scope,
+    import_target,
+    names_read,
 )
 
 
@@ -69,38 +79,6 @@ def twin_tree(data: bytes) -> ast.Module | None:
         return ast.parse(data)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
-
-
-def _import_target(node: cst.ImportFrom, package: str) -> str | None:
-    """The absolute module a ``from … import`` reads from, or ``None`` if it climbs too high."""
-    module = dotted_name(node.module) if node.module is not None else ""
-    level = len(node.relative)
-    if level == 0:
-        return module
-    parts = package.split(".") if package else []
-    if level - 1 >= len(parts):  # "beyond top-level package": Python refuses it too
-        return None
-    base = parts[: len(parts) - (level - 1)]
-    return ".".join([*base, module] if module else base)
-
-
-def _reads(node: cst.FunctionDef | cst.ClassDef) -> frozenset[str]:
-    """The names a nested definition's body reads; walked only for a decorated def inside a
-    function, which is rare, so the generic visitor's cost does not matter here."""
-    found: set[str] = set()
-
-    class _Collect(cst.CSTVisitor):
-        def visit_Name(self, name: cst.Name) -> None:
-            found.add(name.value)
-
-    node.body.visit(_Collect())
-    return frozenset(found)
-
-
-#: Methods that may take the function by keyword only (``register_task``; RQ's
-#: ``enqueue_call(func=fn)``, rq-scheduler's ``schedule(..., func=fn)``): kept at module level.
-#: Celery's ``app.conf.update(task_routes=...)`` too (:mod:`.celery_config`).
-_BY_KEYWORD = frozenset({"register_task", "enqueue_call", "schedule", "cron", "update"})
 
 
 class _Misaligned(Exception):
@@ -145,7 +123,7 @@ def _suite(body: cst.BaseSuite) -> Sequence[cst.CSTNode]:
     return body.body
 
 
-class _Walker:
+class _Walker(Expressions):
     """Walks statements (not every expression node) of a libcst tree, optionally in step with the
     ``ast`` tree of the same source for line numbers."""
 
@@ -188,6 +166,8 @@ class _Walker:
         elif isinstance(node, cst.For):
             if at_module:
                 self._bind_target(node.target, self._line(node, twin))
+            else:
+                bind_local(node.target, context.scope)
             self._bodies(node, twin, replace_context(context, in_loop=True))
         elif isinstance(node, cst.While):
             self._bodies(node, twin, replace_context(context, in_loop=True))
@@ -197,6 +177,10 @@ class _Walker:
                 for item in node.items:
                     if item.asname is not None:
                         self._bind_target(item.asname.name, line)
+            else:
+                for item in node.items:
+                    if item.asname is not None:
+                        bind_local(item.asname.name, context.scope)
             self._bodies(node, twin, context)
         elif isinstance(node, (cst.Try, cst.TryStar)):
             self.try_statement(node, twin, context)
@@ -248,6 +232,8 @@ class _Walker:
             twin_handler = handlers[index] if handlers is not None else None
             if at_module and handler.name is not None:
                 self._bind_target(handler.name.name, self._line(handler, twin_handler))
+            elif handler.name is not None:
+                bind_local(handler.name.name, context.scope)
             self.block(_suite(handler.body), getattr(twin_handler, "body", None), context)
         if node.orelse is not None:
             self.block(_suite(node.orelse.body), getattr(twin, "orelse", None), context)
@@ -266,7 +252,7 @@ class _Walker:
         twin_decorators = getattr(twin, "decorator_list", None)
         if twin_decorators is not None and len(twin_decorators) != len(node.decorators):
             raise _Misaligned
-        reads = _reads(node) if context.in_function and node.decorators else frozenset()
+        reads = names_read(node) if context.in_function and node.decorators else frozenset()
         for index, decorator in enumerate(node.decorators):
             twin_decorator = twin_decorators[index] if twin_decorators is not None else None
             line = self._line(decorator, twin_decorator)
@@ -280,6 +266,13 @@ class _Walker:
     ) -> None:
         """A decorator the sites do not follow (``@[app.task][0]``, ``@wrap(app.task)``) may
         still apply a job decorator: the names in it are references (see :class:`Reference`)."""
+        while isinstance(expression, cst.NamedExpr):
+            # ``@(t := app.task(...))`` applies what it names: that is a job decorator used in
+            # a shape the sites do not follow, reported as such (never silent)
+            expression = expression.value
+            inner = expression.func if isinstance(expression, cst.Call) else expression
+            if isinstance(inner, (cst.Name, cst.Attribute)):
+                self.summary.references.append(Reference(inner, line, context, target))
         callee = expression.func if isinstance(expression, cst.Call) else expression
         if not isinstance(callee, (cst.Name, cst.Attribute)):
             self._value(expression, line, context, target)
@@ -300,18 +293,21 @@ class _Walker:
             self.summary.functions.setdefault(qualpath, info)
         if not context.in_function and not context.classes:
             self.summary.bind(name, Binding("def", line))
+        elif context.scope is not None:
+            nested = node if context.scope.kind == "function" else None
+            context.scope.bind(name, LocalBinding("def", node=nested))
         self._decorators(node, twin, info, context)
-        params = node.params
-        own = [*params.posonly_params, *params.params, *params.kwonly_params]
-        for extra in (params.star_arg, params.star_kwarg):
-            if isinstance(extra, cst.Param):
-                own.append(extra)
+        own = own_params(node.params)
+        scope = function_scope(own, context.scope)
         inner = replace_context(
             context,
             in_function=(*context.in_function, qualpath if not context.in_function else name),
             params=context.params | {param.name.value for param in own},
+            scope=scope,
         )
         self.block(_suite(node.body), getattr(twin, "body", None), inner)
+        for rebound in sorted(scope.rebound_globals):
+            self.summary.bind(rebound, Binding("other", scope.declared_global[rebound]))
 
     def klass(self, node: cst.ClassDef, twin: ast.stmt | None, context: Context) -> None:
         if twin is not None and getattr(twin, "name", None) != node.name.value:
@@ -355,8 +351,12 @@ class _Walker:
             self.summary.classes.setdefault(qualpath, info)
         if not context.in_function and not context.classes:
             self.summary.bind(name, Binding("class", line))
+        elif context.scope is not None:
+            context.scope.bind(name, OTHER)
         self._decorators(node, twin, info, context)
-        inner = replace_context(context, classes=(*context.classes, name))
+        inner = replace_context(
+            context, classes=(*context.classes, name), scope=Scope("class", context.scope)
+        )
         self.block(_suite(node.body), getattr(twin, "body", None), inner)
 
     # -- small statements --------------------------------------------------------------------
@@ -364,6 +364,8 @@ class _Walker:
     def small(
         self, node: cst.CSTNode, twin: ast.stmt | None, context: Context, at_module: bool
     ) -> None:
+        if not at_module and context.scope is not None:
+            bind_statement(node, context.scope, self.summary.source.package)
         if isinstance(node, cst.Import):
             if at_module:
                 self.import_names(node, self._line(node, twin))
@@ -405,10 +407,10 @@ class _Walker:
         elif isinstance(node, cst.Del):
             if at_module:
                 self._bind_target(node.target, self._line(node, twin))
-        elif isinstance(node, cst.Global):
+        elif isinstance(node, cst.Global) and context.scope is not None:
             line = self._line(node, twin)
-            for item in node.names:
-                self.summary.bind(item.name.value, Binding("other", line))
+            for item in node.names:  # bound at module level if the scope assigns it
+                context.scope.declared_global.setdefault(item.name.value, line)
 
     def import_names(self, node: cst.Import, line: int) -> None:
         for alias in node.names:
@@ -422,7 +424,7 @@ class _Walker:
                 self.summary.bind(head, Binding("import", line, target=head))
 
     def import_from(self, node: cst.ImportFrom, line: int) -> None:
-        base = _import_target(node, self.summary.source.package)
+        base = import_target(node, self.summary.source.package)
         if isinstance(node.names, cst.ImportStar):
             if base:
                 self.summary.star_imports.append(base)
@@ -450,100 +452,3 @@ class _Walker:
             self._bind_target(target.value, line)
 
     # -- calls -------------------------------------------------------------------------------
-
-    def _assigned(
-        self, value: cst.BaseExpression, line: int, context: Context, at_module: bool
-    ) -> None:
-        """An assigned value. At module level ``alias = app.task`` and ``job = partial(rq_job,
-        ...)`` are aliases the resolver follows, so those names are not references."""
-        if not at_module:
-            self._value(value, line, context)
-        elif not isinstance(value, (cst.Name, cst.Attribute)):
-            self.calls(value, line, context, alias=True)
-
-    def _value(
-        self, node: cst.BaseExpression, line: int, context: Context, target: str | None = None
-    ) -> None:
-        """An expression whose value is used: a bare name is a reference, anything else is
-        walked for calls and the references inside it."""
-        if isinstance(node, (cst.Name, cst.Attribute)):
-            self.summary.references.append(Reference(node, line, context, target))
-        else:
-            self.calls(node, line, context, target)
-
-    def _getattr(self, node: cst.Call, line: int, context: Context, target: str | None) -> None:
-        """``getattr(app, "task")`` is ``app.task``: recorded as that reference."""
-        if len(node.args) < 2 or any(arg.keyword or arg.star for arg in node.args[:2]):
-            return
-        owner, attribute = node.args[0].value, node.args[1].value
-        if not isinstance(owner, (cst.Name, cst.Attribute)):
-            return
-        if not isinstance(attribute, cst.SimpleString) or attribute.prefix.lower() not in ("", "u"):
-            return
-        text = attribute.evaluated_value
-        if not isinstance(text, str) or not text.isidentifier():
-            return
-        synthetic = cst.Attribute(value=owner, attr=cst.Name(text))
-        self.summary.references.append(Reference(synthetic, line, context, target))
-
-    def calls(
-        self,
-        node: cst.BaseExpression,
-        line: int,
-        context: Context,
-        target: str | None = None,
-        *,
-        alias: bool = False,
-    ) -> None:
-        """Calls that may register a job, in the shapes registrations take: the statement's own
-        value, calls nested in calls, and elements of literals and comprehensions (a
-        comprehension is a loop). Lines of nested calls are the statement's line. Inside a
-        function a call of keywords only is kept too: a wrapper's body may hand its keywords to
-        a framework decorator (``return shared_task(queue=queue, **options)``)."""
-        if isinstance(node, cst.Call):
-            func = node.func.func if isinstance(node.func, cst.Call) else node.func
-            if isinstance(func, (cst.Name, cst.Attribute)):
-                has_positional = any(not arg.keyword and not arg.star for arg in node.args)
-                registers = isinstance(func, cst.Attribute) and func.attr.value in _BY_KEYWORD
-                if has_positional or registers or context.in_function:
-                    self.summary.calls.append(CallSite(node, line, context))
-            if isinstance(func, cst.Name) and func.value == "getattr":
-                self._getattr(node, line, context, target)
-            if not isinstance(node.func, (cst.Name, cst.Attribute)):
-                self.calls(node.func, line, context, target)
-            # the decorator ``functools.partial`` wraps at module level is an alias (resolve.py)
-            skip = alias and dotted_name(node.func) in ("partial", "functools.partial")
-            for arg in node.args:
-                if skip and not arg.keyword and not arg.star:
-                    skip = False
-                    if isinstance(arg.value, (cst.Name, cst.Attribute)):
-                        continue
-                self._value(arg.value, line, context, target)
-        elif isinstance(node, (cst.List, cst.Tuple, cst.Set)):
-            for element in node.elements:
-                self._value(element.value, line, context, target)
-        elif isinstance(node, (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)):
-            looped = replace_context(context, in_loop=True)
-            self._value(node.value if isinstance(node, cst.DictComp) else node.elt, line, looped)
-            clause: cst.CompFor | None = node.for_in
-            while clause is not None:
-                self._value(clause.iter, line, looped, target)
-                clause = clause.inner_for_in
-        elif isinstance(node, cst.Dict):
-            for item in node.elements:
-                self._value(item.value, line, context, target)
-        elif isinstance(node, cst.Await):
-            self.calls(node.expression, line, context, target)
-        elif isinstance(node, cst.Subscript):
-            self._value(node.value, line, context, target)
-        elif isinstance(node, cst.IfExp):
-            self._value(node.body, line, context, target)
-            self._value(node.orelse, line, context, target)
-        elif isinstance(node, cst.BooleanOperation):
-            self._value(node.left, line, context, target)
-            self._value(node.right, line, context, target)
-        elif isinstance(node, (cst.StarredElement, cst.NamedExpr)):
-            self._value(node.value, line, context, target)
-        elif isinstance(node, cst.Lambda):
-            inner = replace_context(context, in_function=(*context.in_function, "<lambda>"))
-            self._value(node.body, line, inner, target)

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 import libcst as cst
 
 from ..ledger.model import Job, Pattern, Unsupported
+from .advice import compose, fitted, short
 from .arguments import NOT_SET, CallArguments, ParameterDefault, Reading, read
 from .enqueue import module_function
 from .frameworks.settings import (
@@ -121,9 +122,15 @@ class WorkerSettings:
                 path,
                 place.line,
                 Pattern.DYNAMIC_REGISTRATION,
-                f"{place.shown} is {source_text(value, 40)}, not a written-out list, so the "
-                f"parser cannot tell which {place.framework} jobs it lists; write the list out "
-                "(each entry a function, or a call that wraps one)",
+                compose(
+                    f"{place.shown} is {short(source_text(value))}, not a written-out list of "
+                    f"{place.framework} jobs",
+                    fitted(
+                        path,
+                        Pattern.DYNAMIC_REGISTRATION,
+                        "Write the list out, each entry a function or a call that wraps one",
+                    ),
+                ),
             )
             return
         wrapper = LISTS[place.framework][place.attribute]
@@ -148,15 +155,21 @@ class WorkerSettings:
             named, handed = node.elements[0].value, node.elements[1].value
         target = module_function(self.index, summary, handed) if handed is not None else None
         if target is None:
+            path = summary.source.rel_path
+            wraps = "func()/cron()" if place.framework == "arq" else "CronJob()"
             yield Unsupported(
-                summary.source.rel_path,
+                path,
                 place.line,
                 Pattern.DYNAMIC_REGISTRATION,
-                f"{place.shown} lists {source_text(node, 50)}, which is not a module-level "
-                "function of the scanned tree (or a "
-                f"{'func()/cron()' if place.framework == 'arq' else 'CronJob()'} call wrapping "
-                "one), so the parser cannot name the job; list the function itself, or exclude "
-                "this file if it is not a worker's settings",
+                compose(
+                    f"{place.shown} lists {short(source_text(node))}, which is not a "
+                    "module-level function of the scanned tree",
+                    fitted(
+                        path,
+                        Pattern.DYNAMIC_REGISTRATION,
+                        f"List the function itself (or a {wraps} call wrapping it)",
+                    ),
+                ),
             )
             return
         owner, function = target

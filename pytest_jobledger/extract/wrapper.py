@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import libcst as cst
 
-from ..config import Config
+from ..project import Config
 from .arguments import NOT_SET, CallArguments, Reading, read
 from .frameworks import Rules
 from .matching import Match, match

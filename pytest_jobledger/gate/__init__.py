@@ -4,7 +4,10 @@
 - ``cells``: how each cell is judged;
 - ``status``: the overlay-valid and ledger-fresh status items;
 - ``readings``: the gate over one reading of the project (:func:`judge`);
-- ``committed``: the committed ledger joined with the overlay (``list``, ``show``, ``verdict``).
+- ``committed``: the committed ledger joined with the overlay (``list``, ``show``, ``verdict``);
+- ``review``: review after change against a base; ``signatures``: whether a signature still
+  holds (review age, known owner, allowed value); ``changes``: what operators will see change
+  (``jobledger diff``); ``today``: the pinned day.
 
 Nothing here reads a file or runs git: :mod:`pytest_jobledger.session` reads, once, and asks.
 """

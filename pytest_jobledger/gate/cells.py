@@ -11,14 +11,14 @@ import unicodedata
 from collections.abc import Iterable
 from typing import Any
 
-from ..config import Config
+from ..core.text import Suggester
 from ..findings import Check, Finding, Kind
 from ..ledger.model import ALL_LEDGER_KEYS, Job
 from ..overlay.cells import DRAFT_KEYS, CellKind, spec_for
 from ..overlay.model import Cell, Entry, Overlay
 from ..overlay.roster import Roster
 from ..overlay.values import describe_value
-from ..text import Suggester
+from ..project import Config
 from .signatures import Signatures
 
 YES_NO = ("yes", "no")
@@ -80,15 +80,15 @@ class CellRules:
         self.overlay = overlay
         self.unreadable_line = unreadable_line
         self.path = overlay.path if overlay is not None else config.overlay_display
-        self.vocabulary = config.vocabulary
+        self.vocabulary = config.cells.vocabulary
         self.required: tuple[str, ...] = self.vocabulary.required
         self.signatures = Signatures(
             self.path,
             today or datetime.date.today(),
-            config.max_review_age_days,
+            config.review.max_age_days,
             roster,
         )
-        self.blocked = {normal_text(value) for value in config.blocked_values}
+        self.blocked = {normal_text(value) for value in config.cells.blocked}
         self._rank = {cell: index for index, cell in enumerate(self.required)}
         self._cell_names = Suggester(self.vocabulary.cells)
         self._suggestions_left = SUGGESTED_ORPHANS

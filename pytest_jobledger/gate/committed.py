@@ -14,12 +14,12 @@ import hashlib
 from dataclasses import dataclass
 from functools import cached_property
 
-from ..config import Config
-from ..errors import OverlayError
+from ..core.errors import OverlayError
 from ..findings import Finding, GateResult, JoinedJob
 from ..ledger.diff import ledger_diff, stale_line
 from ..ledger.model import Ledger
 from ..overlay.model import Overlay
+from ..project import Config
 from .join import DUPLICATE_CELL, join
 from .readings import Readings
 

@@ -19,12 +19,12 @@ from __future__ import annotations
 import datetime
 from collections.abc import Sequence
 
-from ..config import Config
-from ..findings import Check, Finding, GateResult, JoinedJob, Kind
+from ..core.text import Suggester
+from ..findings import Check, Finding, GateResult, JoinedJob, Kind, Level
 from ..ledger.model import Job, Ledger, Unsupported
 from ..overlay.model import Overlay
 from ..overlay.roster import Roster
-from ..text import Suggester
+from ..project import Config
 from .cells import CellRules
 
 DUPLICATE_CELL = "duplicate-id"
@@ -97,6 +97,23 @@ def _duplicate_check(job_id: str, rows: Sequence[Job]) -> Check:
     return Check.failed(finding)
 
 
+def _accepted(item: Unsupported, name: str, message: str) -> Finding:
+    """A place a ``# jobledger: ignore`` comment accepts on purpose: a notice with its reason."""
+    first, _, _ = message.partition("\n")
+    return Finding(
+        kind=Kind.UNSUPPORTED,
+        job=name,
+        cell=UNSUPPORTED_CELL,
+        path=item.path,
+        line=item.line,
+        message=(
+            f"At {item.location}: accepted in the source ({item.accepted}): {first} "
+            f"({item.pattern.value})"
+        ),
+        level=Level.NOTICE,
+    )
+
+
 def _unsupported_checks(items: Sequence[Unsupported]) -> list[Check]:
     result: list[Check] = []
     used: set[str] = set()
@@ -110,6 +127,10 @@ def _unsupported_checks(items: Sequence[Unsupported]) -> list[Check]:
         message = item.message.rstrip()
         if not message.endswith("."):
             message += "."
+        if item.accepted is not None:
+            result.append(Check.failed(_accepted(item, name, message)))
+            continue
+        first, _, fix = message.partition("\n")
         finding = Finding(
             kind=Kind.UNSUPPORTED,
             job=name,
@@ -117,10 +138,14 @@ def _unsupported_checks(items: Sequence[Unsupported]) -> list[Check]:
             path=item.path,
             line=item.line,
             message=(
-                f"At {item.location}: {message} ({item.pattern.value}) The gate cannot prove "
-                "what is registered here, so it fails until the registration is a module-level "
-                "decorator or call the parser can follow, or the file is excluded on purpose in "
-                "[tool.jobledger] exclude."
+                f"At {item.location}: {first} ({item.pattern.value}) "
+                + (
+                    fix
+                    if fix
+                    else "The gate cannot prove what is registered here, so it fails until the "
+                    "registration is a module-level decorator or call the parser can follow, or "
+                    "the file is excluded on purpose in [tool.jobledger] exclude."
+                )
             ),
         )
         result.append(Check.failed(finding))

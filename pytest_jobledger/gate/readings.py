@@ -12,12 +12,12 @@ import hashlib
 from dataclasses import dataclass
 
 from ..baseline import BaseBaseline
-from ..config import Config
-from ..errors import OverlayError
+from ..core.errors import OverlayError
 from ..findings import Check, GateResult, Inputs
 from ..ledger.model import Ledger
 from ..overlay.model import Overlay
 from ..overlay.roster import Roster
+from ..project import Config
 from .changes import build_report
 from .join import join
 from .review import Base, base_status, review_checks

@@ -14,11 +14,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..config import Config
 from ..findings import Check, Finding, Kind, Level, Status
 from ..ledger.diff import LedgerDiff, diff_ledgers
 from ..ledger.model import Ledger
 from ..overlay.model import Entry, Overlay
+from ..project import Config
 
 REVIEW_CELL = "review-after-change"
 
@@ -54,7 +54,7 @@ def review_checks(
     base: Base, fresh: Ledger, overlay: Overlay, config: Config, diff: LedgerDiff | None = None
 ) -> list[Check]:
     """One finding per job that changed while its entry stayed as it was at the base."""
-    level = LEVELS.get(config.review_on_change)
+    level = LEVELS.get(config.review.on_change)
     if level is None:
         return []
     diff = diff if diff is not None else diff_ledgers(base.ledger, fresh)

@@ -12,13 +12,13 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..core.text import did_you_mean
 from ..findings import Check, Finding, Kind
 from ..ledger.model import Job
 from ..overlay.cells import CellSpec
 from ..overlay.model import Cell
 from ..overlay.roster import Roster
 from ..overlay.values import describe_value
-from ..text import did_you_mean
 
 #: The cell a roster checks.
 PAGING_OWNER = "paging_owner"

@@ -7,12 +7,12 @@ that found nothing (a ``paths`` typo, an ``exclude`` that matches everything) is
 
 from __future__ import annotations
 
-from ..config import Config
-from ..errors import OverlayError
+from ..core.errors import OverlayError
+from ..core.text import checked_out
 from ..findings import STATUS_JOB, Check, Finding, Kind, Status
 from ..ledger.diff import ledger_diff, stale_line
 from ..ledger.model import Ledger
-from ..text import checked_out
+from ..project import Config
 
 __all__ = ["STATUS_JOB", "ledger_status", "overlay_status"]
 
@@ -126,13 +126,15 @@ def owners_status(error: OverlayError | None, display: str) -> Check:
 def empty_scan(fresh: Ledger, config: Config) -> Finding | None:
     """Why a scan that found no job registration is not a pass (``None``: it found some, or the
     project allows none). ``jobledger extract`` refuses with the same words."""
-    if fresh.jobs or fresh.unsupported or config.allow_empty:
+    if fresh.jobs or fresh.unsupported or config.extraction.allow_empty:
         return None
     source = _config_display(config)
-    scanned = f"paths {list(config.paths)!r} (exclude: {list(config.exclude)!r})"
+    scanned = (
+        f"paths {list(config.extraction.paths)!r} (exclude: {list(config.extraction.exclude)!r})"
+    )
     if config.configured:
         lines = config.key_lines
-        blamed = "exclude" if config.exclude and "paths" not in lines else "paths"
+        blamed = "exclude" if config.extraction.exclude and "paths" not in lines else "paths"
         line = lines.get(blamed) or lines.get("", 1)
         message = (
             f"No job registration found under {scanned} in {config.root}: the gate would check "

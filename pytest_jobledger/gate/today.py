@@ -4,20 +4,19 @@ check --today`` or ``JOBLEDGER_TODAY``, else the machine's local date."""
 from __future__ import annotations
 
 import datetime
-import os
 from collections.abc import Mapping
 
-from ..errors import ConfigError
+from ..core import environment
+from ..core.errors import ConfigError
 
-ENV = "JOBLEDGER_TODAY"
+ENV = environment.TODAY
 
 
 def resolve_today(
     option: str | None, environ: Mapping[str, str] | None = None, *, flag: str = "--today"
 ) -> datetime.date:
     """The pinned day (the option first, then ``JOBLEDGER_TODAY``), or the machine's date."""
-    env = os.environ if environ is None else environ
-    for name, value in ((flag, option), (ENV, env.get(ENV) or None)):
+    for name, value in ((flag, option), (ENV, environment.read(ENV, environ) or None)):
         if value is None:
             continue
         try:

@@ -3,7 +3,9 @@ that presents findings in a workflow, and the composite action's entry point.
 
 - ``commands``: workflow commands (escaped) and annotations for findings;
 - ``context``: the Actions environment, the files a pull request changed, step outputs;
-- ``summary``: the Markdown job summary within GitHub's byte limit;
+- ``annotations`` and ``sarif``: ``jobledger check --format github`` and ``--format sarif``;
+- ``summary``: the Markdown job summary within GitHub's byte limit, and ``runbook``: its rows of
+  the jobs a pull request changed;
 - ``plugin``: the ``jobledger_github`` pytest plugin (annotations, summary, SARIF, outputs);
 - ``action``: what ``action.yml`` runs (``python -m pytest_jobledger.github.action``).
 """

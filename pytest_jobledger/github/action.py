@@ -36,9 +36,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .. import git
-from ..atomic import scratch_folder, write_scratch
-from ..config import find_pyproject
-from ..text import one_line
+from ..core import environment
+from ..core.atomic import scratch_folder, write_scratch
+from ..core.text import one_line
+from ..project import find_pyproject
 from .context import GitHubContext, base_refs
 
 #: The gate's own plugins (the ``pytest11`` entry points of pytest-jobledger).
@@ -108,8 +109,8 @@ def cache_environment(environ: Mapping[str, str]) -> dict[str, str]:
     if not temp:
         return {}
     return {
-        "JOBLEDGER_CACHE_DIR": os.path.join(temp, "jobledger-cache"),
-        "JOBLEDGER_KEY_DIR": os.path.join(temp, "jobledger-key"),
+        environment.CACHE_DIR: os.path.join(temp, "jobledger-cache"),
+        environment.KEY_DIR: os.path.join(temp, "jobledger-key"),
     }
 
 
@@ -146,10 +147,10 @@ def pytest_arguments(
     ]
     for plugin in plugins:
         args += ["-p", plugin]
-    sarif = environ.get("JOBLEDGER_SARIF_FILE", "")
+    sarif = environment.read(environment.SARIF_FILE, environ)
     if sarif:
         args += ["--jobledger-sarif", os.path.join(project, sarif)]
-    user = shlex.split(environ.get("JOBLEDGER_PYTEST_ARGS", ""))
+    user = shlex.split(environment.read(environment.PYTEST_ARGS, environ))
     base = pull_request_base(environ, root)
     if base is not None and not any(arg.startswith("--jobledger-base") for arg in user):
         args.append(f"--jobledger-base={base}")

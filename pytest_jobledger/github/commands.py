@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+from ..core.text import clip, escape_surrogates
 from ..findings import Finding, Level
-from ..text import clip, escape_surrogates
 
 #: GitHub shows at most 10 error annotations per step, and as many warnings (50 in all per job);
 #: the rest are dropped silently, so we emit up to this many of each and then say how many more

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .. import git
-from ..atomic import append_runner_file
-from ..trace import trace
+from ..core.atomic import append_runner_file
+from ..core.trace import trace
 
 _MAX_EVENT_BYTES = 16 * 1024 * 1024
 

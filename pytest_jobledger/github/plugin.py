@@ -27,11 +27,11 @@ from typing import Any
 
 import pytest
 
-from ..atomic import atomic_write, refusal
-from ..errors import JobledgerError
+from ..core.atomic import atomic_write, refusal
+from ..core.errors import JobledgerError
+from ..core.text import one_line
 from ..findings import CHANGES_PROPERTY, FINDING_PROPERTY, ChangeReport, Finding
 from ..plugin import JobledgerWarning, gate_config, gate_enabled, gate_result
-from ..text import one_line
 
 # The reporters (SARIF, the job summary, the runbook rows) are imported when a report is written:
 # pytest loads this plugin in every session, with or without --jobledger.
@@ -256,7 +256,7 @@ class GitHubPresenter:
         stays the gate's own: 0 when every item passed, 1 when one failed. A presenter's failure
         must neither turn a clean gate red nor hide a red one.
         """
-        from ..reporters.sarif import dumps, sarif_log
+        from .sarif import dumps, sarif_log
         from .summary import counts
 
         root = project_root(self.config)

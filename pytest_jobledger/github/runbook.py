@@ -13,8 +13,8 @@ import bisect
 from collections.abc import Collection
 from pathlib import Path
 
-from ..config import Config
 from ..findings import GateResult, JoinedJob, Kind
+from ..project import Config
 from ..reporters.markdown import Budget
 from ..reporters.runbook import blockers, build_runbook
 from ..reporters.runbook.page import index_row, index_table

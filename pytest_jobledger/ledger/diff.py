@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..text import checked_out
+from ..core.text import checked_out
 from .model import RESOLVED_FIELDS, SCHEMA_VERSION, Job, JSONValue, Ledger, Unsupported
 from .store import parse_ledger
 

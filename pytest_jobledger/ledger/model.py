@@ -92,6 +92,10 @@ class Pattern(str, enum.Enum):
     TOO_COMPLEX = "too-complex"
     AMBIGUOUS_NAME = "ambiguous-name"
     UNRESOLVED_IMPORT = "unresolved-import"
+    #: A ``# jobledger: ignore`` comment that accepts no problem on its line.
+    UNUSED_IGNORE = "unused-ignore"
+    #: A ``# jobledger: ignore`` comment with an unknown pattern or no reason.
+    INVALID_IGNORE = "invalid-ignore"
     #: A job framework the parser has no table for (or a form of a known one it cannot read).
     UNSUPPORTED_FRAMEWORK = "unsupported-framework"
     #: Two places that enqueue the same function disagree on one of its fields.
@@ -183,13 +187,15 @@ class Unsupported:
     """A place where a job may be registered in a way the parser cannot follow.
 
     It is never guessed and never dropped: the gate fails on it until the code changes or the
-    place is excluded on purpose.
+    place is excluded on purpose. ``accepted`` holds the reason of a ``# jobledger: ignore``
+    comment that accepts it on purpose: then the gate shows it as a notice, never failing.
     """
 
     path: str
     line: int
     pattern: Pattern
     message: str
+    accepted: str | None = None
 
     @property
     def location(self) -> str:
@@ -201,6 +207,7 @@ class Unsupported:
             "line": self.line,
             "pattern": self.pattern.value,
             "message": self.message,
+            **({"accepted": self.accepted} if self.accepted is not None else {}),
         }
 
     @classmethod
@@ -216,6 +223,11 @@ class Unsupported:
             if key not in data or not check(data[key]):
                 found = _kind(data[key]) if key in data else "missing"
                 raise NotALedger(f'an unsupported entry\'s "{key}" is {found}; it must be {name}')
+        accepted = data.get("accepted")
+        if accepted is not None and not _text(accepted):
+            raise NotALedger(
+                f'an unsupported entry\'s "accepted" is {_kind(accepted)}; it must be text'
+            )
         if data.get("pattern") not in {pattern.value for pattern in Pattern}:
             raise NotALedger(
                 f'an unsupported entry\'s "pattern" {data.get("pattern")!r} is not one this '
@@ -226,6 +238,7 @@ class Unsupported:
             line=data["line"],
             pattern=Pattern(data["pattern"]),
             message=data["message"],
+            accepted=accepted,
         )
 
 

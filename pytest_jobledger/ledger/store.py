@@ -10,34 +10,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from ..atomic import atomic_write
-from ..errors import JobledgerError
-from ..paths import read_regular
-from ..readers import Unreadable, decode_utf8, parse_json
+from ..core.atomic import atomic_write
+from ..core.errors import JobledgerError
+from ..core.readers import Unreadable, parse_json
 from .model import Ledger, NotALedger
-
-
-def committed_bytes(path: Path, root: Path | None = None) -> tuple[bytes | None, str | None]:
-    """The committed ledger's bytes (what an audit line hashes) and, when it cannot be read, why
-    (``None, None``: no file)."""
-    try:
-        return read_regular(path, root=root), None
-    except FileNotFoundError:
-        return None, None
-    except OSError as exc:
-        return None, f"cannot read it ({exc.strerror or exc})"
-
-
-def committed_text(path: Path, root: Path | None = None) -> tuple[str | None, str | None]:
-    """The committed ledger's text and, when it cannot be read, why (``None, None``: no file)."""
-    raw, problem = committed_bytes(path, root)
-    if raw is None:
-        return None, problem
-    try:
-        return decode_utf8(raw), None
-    except Unreadable as exc:
-        line = exc.problem.line
-        return None, f"it is not UTF-8 text (line {line}), so it is not a file jobledger wrote"
 
 
 def parse_ledger(text: str) -> tuple[Ledger | None, str | None]:
@@ -84,14 +60,6 @@ def _job_line(text: str, job: str | None) -> int | None:
         return None
     at = text.find(f'"id": {json.dumps(job, ensure_ascii=False)}')
     return text.count("\n", 0, at) + 1 if at >= 0 else None
-
-
-def committed_ledger(path: Path, root: Path | None = None) -> tuple[Ledger | None, str | None]:
-    """The committed ledger parsed, or ``None`` and why not (``None, None``: there is no file)."""
-    text, problem = committed_text(path, root)
-    if text is None:
-        return None, problem
-    return parse_ledger(text)
 
 
 def write_ledger(

@@ -20,27 +20,19 @@ day that does not exist (``2024-02-30``) as a located error instead of a crash.
 
 from __future__ import annotations
 
-import dataclasses
 import functools
-import hashlib
 import re
 from pathlib import Path
 from typing import Any
 
-from ..errors import OverlayError
-from ..paths import FileTooLarge, UnsafeFile, read_regular
-from ..readers import Problem, Unreadable, guarded, parse_yaml, yaml_problem
-from ..text import has_surrogate
+from ..core.errors import OverlayError
+from ..core.paths import FileTooLarge, UnsafeFile, read_regular
+from ..core.readers import Problem, Unreadable, guarded, parse_yaml, yaml_problem
+from ..core.text import has_surrogate
+from ..project.records import MAX_OVERLAY_BYTES, OVERLAY_BYTES_CEILING
 from .model import Cell, Entry, Overlay
 from .schema import SCHEMA_RESOURCE, shape_validator
 from .values import MISSING, describe_value, short, to_plain
-
-#: About 4,000 fully signed jobs; ruamel's round-trip reader takes a few seconds for this much.
-#: A project may raise it with ``max_overlay_bytes`` in [tool.jobledger], up to the ceiling.
-MAX_OVERLAY_BYTES = 1024 * 1024
-#: What no configuration can raise the limit beyond: the overlay comes from the repository, which
-#: may be a hostile pull request, and reading this much already takes seconds and ~250 MB.
-OVERLAY_BYTES_CEILING = 4 * 1024 * 1024
 
 #: Far beyond any real overlay (it needs three levels); deeper flow nesting is refused unparsed.
 MAX_FLOW_DEPTH = 64
@@ -78,17 +70,6 @@ def read_overlay_bytes(
         ) from exc
     except OSError as exc:
         raise OverlayError(f"cannot read the overlay: {exc.strerror or exc}", path=display) from exc
-
-
-def load_overlay(
-    path: Path, display: str, *, root: Path | None = None, max_bytes: int = MAX_OVERLAY_BYTES
-) -> Overlay:
-    """Read the overlay file; a missing file is an empty overlay, anything unusable an error."""
-    raw = read_overlay_bytes(path, display, root=root, max_bytes=max_bytes)
-    if raw is None:
-        return Overlay(path=display, exists=False)
-    overlay = parse_overlay(raw, display, max_bytes=max_bytes)
-    return dataclasses.replace(overlay, sha256=hashlib.sha256(raw).hexdigest())
 
 
 def parse_overlay(
@@ -187,7 +168,7 @@ def _yaml11_loader() -> type[Any]:
 
 def load_strict(text: str, events: list[Any] | None = None) -> Any:
     """``text`` read as YAML 1.2 round-trip data, strictly: a duplicate key or a ruamel warning
-    is refused, dates stay text. Raises :class:`~pytest_jobledger.readers.Unreadable` (whatever
+    is refused, dates stay text. Raises :class:`~pytest_jobledger.core.readers.Unreadable` (whatever
     failed, located); each caller says what its file is. The overlay, the owners roster and the
     stub read YAML the same way."""
     return parse_yaml(text, events)

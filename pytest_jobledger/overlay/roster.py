@@ -6,7 +6,7 @@ A YAML list of names (``- billing-oncall``) or a mapping of name to an optional 
 ``allowed_signers`` whose signed approval counts for a job that rotation owns).
 It is read like the overlay: inside the root, a regular file, size-limited, YAML 1.2 with
 timestamps as text, duplicate keys refused; anything unusable is one located
-:class:`~pytest_jobledger.errors.OverlayError`, which the gate reports as its ``owners-valid``
+:class:`~pytest_jobledger.core.errors.OverlayError`, which the gate reports as its ``owners-valid``
 status item.
 """
 
@@ -17,9 +17,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..errors import OverlayError
-from ..paths import FileTooLarge, read_regular
-from ..readers import Unreadable, decode_utf8
+from ..core.errors import OverlayError
+from ..core.paths import FileTooLarge, read_regular
+from ..core.readers import Unreadable, decode_utf8
 from .reader import load_strict
 from .values import describe_value, short
 

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from collections.abc import Set as AbstractSet
 from typing import Any
 
-from ..text import clip
+from ..core.text import clip
 
 
 def _tagged_scalar() -> type[Any]:

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import json
 
+from ..core.paths import Shown
+from ..core.text import one_line
 from ..findings import ChangeReport, JobChanges
 from ..ledger.diff import FieldChange
-from ..paths import Shown
-from ..text import one_line
 from .markdown import Budget, code, escape_markdown
 
 FORMATS = ("text", "markdown", "json")

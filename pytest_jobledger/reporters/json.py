@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from ..config import Config
+from ..core.text import escape_surrogates
 from ..findings import Finding
-from ..text import escape_surrogates
+from ..project import Config
 
 
 def report(findings: Sequence[Finding], config: Config) -> str:

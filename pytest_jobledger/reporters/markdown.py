@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from ..text import clip, escape_surrogates, one_line
+from ..core.text import clip, escape_surrogates, one_line
 
 #: One table cell never grows past this; a 10 MB YAML value must not eat the page.
 MAX_CELL_CHARS = 1000

@@ -3,7 +3,7 @@
 ``auto`` colours only a terminal: never a pipe, a file or a CI log (``CI`` set), never with
 ``NO_COLOR`` set (https://no-color.org) or ``TERM=dumb``; ``FORCE_COLOR`` asks for colour where
 ``auto`` would not (``NO_COLOR`` still wins, as in pytest). ``always`` and ``never`` override all
-of them. Colour is added after :func:`~pytest_jobledger.text.one_line`: an escape sequence is a
+of them. Colour is added after :func:`~pytest_jobledger.core.text.one_line`: an escape sequence is a
 control character and would be escaped.
 """
 

@@ -13,10 +13,10 @@ job, in the gate's order:
 The report ends with the totals by kind (``jobledger: 12 jobs, 60 cells signed`` when nothing
 fails) and, when something does, ``next:`` lines naming the command that fixes it (``jobledger
 stub`` for jobs with no entry, ``jobledger extract`` for a stale ledger). ``-q`` prints only the
-totals. Every line goes through :func:`~pytest_jobledger.text.one_line` before it is coloured.
+totals. Every line goes through :func:`~pytest_jobledger.core.text.one_line` before it is coloured.
 
 Paths are shown from the current folder when the command gives a
-:class:`~pytest_jobledger.paths.Shown` (``jobledger check`` does), so ``path:line`` opens from
+:class:`~pytest_jobledger.core.paths.Shown` (``jobledger check`` does), so ``path:line`` opens from
 where it ran; the findings themselves stay root-relative.
 """
 
@@ -26,10 +26,10 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..config import Config
+from ..core.paths import Shown
+from ..core.text import one_line
 from ..findings import Finding, GateResult, Kind, Level
-from ..paths import Shown
-from ..text import one_line
+from ..project import Config
 from .terminal import Style, paint
 
 QUIET, NORMAL, VERBOSE = -1, 0, 1
@@ -66,7 +66,7 @@ class Tally:
 
     @classmethod
     def of(cls, result: GateResult, config: Config) -> Tally:
-        required = set(config.vocabulary.required)
+        required = set(config.cells.vocabulary.required)
         cells = [check for row in result.jobs for check in row.checks if check.cell in required]
         # A warning does not unsign a cell; a known (baselined) failure is not a signature.
         signed = [

@@ -7,5 +7,7 @@
 - ``fill``: the cells an entry lacks once ``required_cells`` grew; ``rename``: ``--rename``'s
   refusals; ``quoting``: ``--quote-yes-no``;
 - ``proof``: the check that the new text means the old one plus the intended change;
-  ``refusals``: what is never written; ``result``: what a run did, as the user reads it.
+  ``refusals``: what is never written; ``result``: what a run did, as the user reads it;
+- ``swap``: the write that keeps an editor's save; ``memo``: a run with nothing to do answered
+  from a signed memo of its inputs, without parsing YAML.
 """

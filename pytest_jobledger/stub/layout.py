@@ -25,8 +25,8 @@ from ruamel.yaml.events import (
     ScalarEvent,
 )
 
-from ..errors import OverlayError
-from ..readers import Problem, Unreadable, parse_yaml
+from ..core.errors import OverlayError
+from ..core.readers import Problem, Unreadable, parse_yaml
 from .lines import Lines
 from .style import cell_step, guess_indent, guess_quote, key_column, skip_node
 

@@ -15,7 +15,8 @@ key) is ignored: the full path runs, as without a memo. ``--no-cache`` neither r
 it.
 
 The memo lives in the content cache's folder (:func:`~pytest_jobledger.extract.cache.cache_folder`,
-the same binding to the root) and is written through :func:`~pytest_jobledger.atomic.atomic_write`.
+the same binding to the root) and is written through
+:func:`~pytest_jobledger.core.atomic.atomic_write`.
 """
 
 from __future__ import annotations
@@ -31,13 +32,13 @@ from importlib.machinery import PathFinder
 from pathlib import Path
 
 from .. import __version__
-from ..atomic import atomic_write
-from ..config import Config
+from ..core.atomic import atomic_write
+from ..core.paths import read_regular
 from ..extract.cache import cache_folder, is_cache_folder, prepare_folder
 from ..extract.cachekey import KeyUnavailable, load_key, sign
 from ..extract.deps import digest
 from ..ledger.model import Ledger
-from ..paths import read_regular
+from ..project import Config
 
 #: 1: a JSON head with the HMAC, then the JSON body of input digests.
 FORMAT = 1
@@ -85,7 +86,7 @@ def open_memo(
 ) -> Memo | None:
     """The memo for these inputs, or ``None`` when there can be none: ``--no-cache``, a cache
     folder that is not ours, or no key (the extraction cache has said so already)."""
-    if not config.use_cache:
+    if not config.cache.enabled:
         return None
     folder, folder_bound = cache_folder(config)
     bound = folder if folder_bound is None else folder_bound
@@ -109,7 +110,7 @@ def open_memo(
     }
     body = json.dumps({"format": FORMAT, "inputs": inputs}, sort_keys=True)
     head = json.dumps({"format": FORMAT, "mac": sign(key, body.encode())})
-    where = json.dumps([str(config.root.resolve()), config.overlay]).encode()
+    where = json.dumps([str(config.root.resolve()), config.files.overlay]).encode()
     path = folder / f"stub-{digest(where)[:20]}.json"
     return Memo(path, bound, folder, folder_bound, f"{head}\n{body}\n".encode())
 

@@ -17,11 +17,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from ..config import DEFAULT_BLOCKED_VALUES
-from ..errors import OverlayError
+from ..core.errors import OverlayError
 from ..ledger.model import Job, Ledger
 from ..ledger.renames import Ambiguity, Pair, pair
-from ..overlay.reader import MAX_OVERLAY_BYTES
+from ..project import DEFAULT_BLOCKED_VALUES
+from ..project.records import MAX_OVERLAY_BYTES
 from .emit import IMPLICIT_KEY_LIMIT, comment_text, entry_lines, placeholder_for, scalar
 from .fill import fill_text, plan_fills
 from .layout import EntrySpan, Layout, locate

@@ -19,7 +19,7 @@ from ruamel.yaml.events import (
     ScalarEvent,
 )
 
-from ..errors import JobledgerError, OverlayError
+from ..core.errors import JobledgerError, OverlayError
 from ..ledger.model import Job
 from .layout import has_span, read_events, skip_node
 

@@ -23,7 +23,7 @@ from ruamel.yaml.events import (
     ScalarEvent,
 )
 
-from ..errors import OverlayError
+from ..core.errors import OverlayError
 from .layout import read_events, skip_node
 from .lines import Lines
 from .proof import StubBug, signature

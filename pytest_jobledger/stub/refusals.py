@@ -8,10 +8,11 @@ from collections.abc import Iterable
 
 from ruamel.yaml.events import Event
 
-from ..errors import OverlayError
+from ..core.errors import OverlayError
+from ..core.text import has_surrogate, one_line
 from ..ledger.model import Job
-from ..overlay.reader import OVERLAY_BYTES_CEILING, parse_overlay
-from ..text import has_surrogate, one_line
+from ..overlay.reader import parse_overlay
+from ..project.records import OVERLAY_BYTES_CEILING
 from .layout import remember_events
 
 

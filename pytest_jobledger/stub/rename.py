@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 
-from ..errors import OverlayError
+from ..core.errors import OverlayError
+from ..core.text import did_you_mean, one_line
 from ..ledger.model import Job
 from ..ledger.renames import Pair
-from ..text import did_you_mean, one_line
 from .layout import EntrySpan
 
 REASON = "by hand"

@@ -1,7 +1,8 @@
 """Write the stubbed overlay only over the text the stub read: an editor's save is never lost.
 
 Editors take no lock, so a save can land between the stub's read and its rename. The one writer
-(:func:`~pytest_jobledger.atomic.atomic_write`) re-reads the overlay right before it replaces it
+(:func:`~pytest_jobledger.core.atomic.atomic_write`) re-reads the overlay right before it replaces
+it
 (``guard``), and where the platform can swap two files atomically (Linux ``renameat2`` with
 ``RENAME_EXCHANGE``) it swaps the new text in and compares what came out: a save that landed
 after the re-read is put back, and the stub refuses. Elsewhere a save landing between that re-read
@@ -13,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from ..atomic import ChangedMeanwhile, atomic_write
-from ..errors import OverlayError
+from ..core.atomic import ChangedMeanwhile, atomic_write
+from ..core.errors import OverlayError
 
 CHANGED = (
     "the overlay changed while the stub was running (an editor saved it?); the saved text was "

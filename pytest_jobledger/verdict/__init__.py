@@ -5,7 +5,11 @@ It reads the gate's joined rows (the committed ledger with the signed overlay) a
 - ``model``: the request, each fact with its evidence label, each reason, the verdict;
 - ``facts``: one joined row -> labelled facts (pure);
 - ``rules``: the rules as one table (:data:`~.rules.RULES`);
-- ``decide``: facts + request -> the verdict (pure).
+- ``decide``: facts + request -> the verdict (pure);
+- ``quality``: how good each piece of evidence is; ``directives``: text that reads as an order
+  (a possible injected instruction);
+- ``plan`` (what an approver signs), ``approval`` (a signed approval checked) and ``sshkeygen``
+  (the one place ssh-keygen is started).
 
 It never says a job *is* idempotent, only that someone signed that it is, and it never claims an
 approval it could not verify. Recording the verdict is the ``audit`` room's work; printing it is

@@ -22,9 +22,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..atomic import write_scratch
-from ..errors import JobledgerError
-from ..paths import FileTooLarge, UnsafeFile, read_regular
+from ..core.atomic import write_scratch
+from ..core.errors import JobledgerError
+from ..core.paths import FileTooLarge, UnsafeFile, read_regular
 from . import sshkeygen
 from .plan import MAX_PLAN_BYTES, NotAPlan, Plan, parse_plan
 

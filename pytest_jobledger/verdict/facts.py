@@ -159,8 +159,8 @@ def from_snapshot(snapshot: Snapshot, job_id: str) -> JobFacts | None:
     return collect(
         row,
         overlay_path=config.overlay_display,
-        required=config.required_cells,
-        bulk_retry_limit=config.bulk_retry_limit,
+        required=config.cells.required,
+        bulk_retry_limit=config.verdict.bulk_retry_limit,
         unreadable=(f"line {error.line}: " if error and error.line else "") + error.message
         if error is not None
         else None,

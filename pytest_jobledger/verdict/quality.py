@@ -24,7 +24,7 @@ import datetime
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from ..text import clip, one_line
+from ..core.text import clip, one_line
 from .model import Evidence, Fact, Quality
 
 #: How many hex digits of a sha256 a grade shows (the audit line has both files' whole digests).

@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..config import BULK_RETRY_CEILING
 from ..gate.cells import normal_text
+from ..project import BULK_RETRY_CEILING
 from .directives import review_items
 from .facts import JobFacts
 from .model import Action, Answer, Evidence, Request

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from pytest_jobledger import audit
-from pytest_jobledger.atomic import locked
 from pytest_jobledger.audit.log import read_log
+from pytest_jobledger.core.atomic import locked
 
 CLOCK = "2025-06-01T09:30:00.000Z"
 

@@ -7,12 +7,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from repo_files import copy_tracked
 
 from pytest_jobledger import audit
 from pytest_jobledger.cli import main
-from pytest_jobledger.config import load_config
-from pytest_jobledger.errors import ConfigError
+from pytest_jobledger.core.errors import ConfigError
+from pytest_jobledger.project import load_config
 
 REPO = Path(__file__).resolve().parents[2]
 PASSWORD = "s3cret-pw"
@@ -35,7 +34,7 @@ def _config(root: Path, value: str) -> Path:
 )
 def test_accepted_values(tmp_path: Path, value: str) -> None:
     _config(tmp_path, value)
-    assert load_config(cwd=tmp_path).audit_log == value
+    assert load_config(cwd=tmp_path).verdict.audit_log == value
 
 
 @pytest.mark.parametrize(
@@ -99,13 +98,6 @@ def test_redaction() -> None:
     assert shown.startswith("postgresql://alice:***@db:5432/ops?")
     assert "sslmode=require" in shown
     assert audit.redact("postgresql://alice@db/ops") == "postgresql://alice@db/ops"
-
-
-@pytest.fixture
-def shop(tmp_path: Path) -> Path:
-    root = tmp_path / "shop"
-    copy_tracked(REPO / "examples" / "celery", root)
-    return root
 
 
 @pytest.mark.parametrize(

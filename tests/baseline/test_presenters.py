@@ -13,8 +13,8 @@ import pytest
 
 from pytest_jobledger.baseline import Baseline, Entry, apply_baseline
 from pytest_jobledger.cli import main
-from pytest_jobledger.config import load_config
 from pytest_jobledger.findings import Check, Finding, GateResult, Kind
+from pytest_jobledger.project import load_config
 from pytest_jobledger.reporters.runbook import blockers
 from pytest_jobledger.session import Session, evaluate
 

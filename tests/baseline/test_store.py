@@ -10,9 +10,9 @@ import pytest
 from pytest_jobledger.baseline import Baseline, BaselineError, Entry, read_baseline
 from pytest_jobledger.baseline.store import parse_baseline
 from pytest_jobledger.cli import main
-from pytest_jobledger.config import Config, config_from_table
-from pytest_jobledger.errors import ConfigError
+from pytest_jobledger.core.errors import ConfigError
 from pytest_jobledger.findings import Kind
+from pytest_jobledger.project import Config, config_from_table
 
 DISPLAY = "overlays/jobledger-baseline.json"
 ENTRIES = (

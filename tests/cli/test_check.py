@@ -9,7 +9,7 @@ import pytest
 from repo_files import copy_tracked
 
 from pytest_jobledger.cli import main
-from pytest_jobledger.config import load_config
+from pytest_jobledger.project import load_config
 from pytest_jobledger.session import evaluate
 
 REPO = Path(__file__).resolve().parents[2]

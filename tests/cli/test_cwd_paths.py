@@ -18,7 +18,7 @@ import pytest
 from repo_files import copy_tracked
 
 from pytest_jobledger.cli import main
-from pytest_jobledger.paths import Shown
+from pytest_jobledger.core.paths import Shown
 
 CASES = Path(__file__).resolve().parents[1] / "cases" / "gate"
 

@@ -7,19 +7,11 @@ import json
 from pathlib import Path
 
 import pytest
-from repo_files import copy_tracked
 
 from pytest_jobledger.cli import main
 
 REPO = Path(__file__).resolve().parents[2]
 JOB = "acme_shop.billing.tasks.capture_invoice"
-
-
-@pytest.fixture
-def shop(tmp_path: Path) -> Path:
-    root = tmp_path / "shop"
-    copy_tracked(REPO / "examples" / "celery", root)
-    return root
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:

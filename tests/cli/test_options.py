@@ -11,7 +11,6 @@ import sys
 from pathlib import Path
 
 import pytest
-from repo_files import copy_tracked
 
 from pytest_jobledger.cli import COMMANDS, build_parser, main
 from pytest_jobledger.cli.options import COLOR_CHOICES
@@ -124,13 +123,6 @@ def test_the_shared_options_may_come_before_the_command(
 
 def test_color_choices_are_the_reporters() -> None:
     assert COLOR_CHOICES == CHOICES
-
-
-@pytest.fixture
-def shop(tmp_path: Path) -> Path:
-    root = tmp_path / "shop"
-    copy_tracked(REPO / "examples" / "celery", root)
-    return root
 
 
 @pytest.mark.parametrize("name", ["list", "show", "check", "audit"])

@@ -185,7 +185,7 @@ def test_a_save_between_the_last_read_and_the_rename_is_not_overwritten(
 ) -> None:
     """The timing that lost the save before: the editor writes while the stub's new text is being
     synced to its temporary file, after every re-read the stub made."""
-    from pytest_jobledger import atomic
+    from pytest_jobledger.core import atomic
 
     overlay(project).write_text(SIGNED)
     edited = SIGNED + "  # a person typed this meanwhile\n"

@@ -17,9 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from pytest_jobledger.config import load_config
 from pytest_jobledger.extract import extract_ledger
-from pytest_jobledger.ledger.store import committed_bytes
+from pytest_jobledger.project import load_config
+from pytest_jobledger.project.files import read_file
 from pytest_jobledger.stub.memo import open_memo
 
 PYPROJECT = '[tool.jobledger]\npaths = ["src"]\nrequired_cells = ["idempotent"]\n'
@@ -240,7 +240,7 @@ def forge(project: Path, key_folder: Path, monkeypatch: pytest.MonkeyPatch) -> N
     can be computed), signed with a key of its author's, not this machine's."""
     monkeypatch.setenv("JOBLEDGER_KEY_DIR", str(key_folder))
     config = load_config(root=project)
-    committed, _ = committed_bytes(config.ledger_path, config.root)
+    committed = read_file("ledger", config).raw
     memo = open_memo(
         config,
         overlay=config.overlay_path.read_bytes(),

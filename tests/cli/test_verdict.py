@@ -8,12 +8,12 @@ import json
 from pathlib import Path
 
 import pytest
-from repo_files import copy_tracked
+from helpers import example, signed_overlay
 
 from pytest_jobledger import audit
-from pytest_jobledger.atomic import locked
 from pytest_jobledger.audit import log as audit_log
 from pytest_jobledger.cli import main
+from pytest_jobledger.core.atomic import locked
 
 REPO = Path(__file__).resolve().parents[2]
 JOB = "acme_shop.billing.tasks.capture_invoice"
@@ -28,12 +28,8 @@ SIGNED_FOR_RETRIES = """\
 @pytest.fixture
 def shop(tmp_path: Path) -> Path:
     """The bundled Celery example, with capture_invoice signed for retries."""
-    root = tmp_path / "shop"
-    copy_tracked(REPO / "examples" / "celery", root)
-    overlay = root / "overlays" / "job_policy.yaml"
-    text = overlay.read_text("utf-8")
-    anchor = "      Charges a captured authorization and writes a ledger row.\n"
-    overlay.write_text(text.replace(anchor, anchor + SIGNED_FOR_RETRIES, 1), "utf-8")
+    root = example("celery", tmp_path / "shop")
+    signed_overlay(root, SIGNED_FOR_RETRIES)
     return root
 
 

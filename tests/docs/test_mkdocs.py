@@ -28,6 +28,8 @@ from ._site import (
     unsign,
 )
 
+pytestmark = pytest.mark.docs
+
 MKDOCS_YML = """\
 site_name: Acme shop
 repo_url: https://github.com/acme/shop

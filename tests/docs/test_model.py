@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from pytest_jobledger.core.errors import ConfigError
 from pytest_jobledger.docs.model import runbook_for
-from pytest_jobledger.errors import ConfigError
 
 from ._site import BIN, HOSTILE_JOB, OVERLAY, REPO, copy_example, unsign
 

@@ -29,6 +29,8 @@ from ._site import (
     unsign,
 )
 
+pytestmark = pytest.mark.docs
+
 CONF = 'project = "Acme shop"\nextensions = ["pytest_jobledger.docs.sphinx"]\n'
 INDEX = "Acme shop\n=========\n\nJobs\n----\n\n.. jobledger-runbook::\n   :root: ..\n{options}"
 #: The directive's line in index.rst, where a refusal is located.

@@ -12,8 +12,8 @@ import pytest
 from repo_files import copy_tracked
 
 from pytest_jobledger.cli import main
-from pytest_jobledger.config import load_config
 from pytest_jobledger.draft.store import read_drafts
+from pytest_jobledger.project import load_config
 from pytest_jobledger.session import evaluate
 
 from ._fakes import fake

@@ -1,12 +1,11 @@
 """The content cache: a warm run gives the very ledger a run without the cache gives, and no
 entry it cannot trust (corrupt, truncated, foreign, stale, written concurrently) is ever used.
 
-Every test compares with ``--no-cache`` (``use_cache=False``), the reference.
+Every test compares with ``--no-cache`` (``Config.without_cache()``), the reference.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import os
 import subprocess
@@ -15,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from pytest_jobledger.config import Config, load_config
-from pytest_jobledger.errors import JobledgerError
+from pytest_jobledger.core.errors import JobledgerError
 from pytest_jobledger.extract import cache, cachekey, engine
+from pytest_jobledger.project import Config, load_config
 
 WORKER = 'from celery import Celery\n\napp = Celery("shop")\nQUEUE = "orders"\n'
 TASKS = '''from shop.worker import QUEUE, app
@@ -49,7 +48,7 @@ def _run(config: Config) -> tuple[str, engine.Extractor]:
 
 
 def _reference(config: Config) -> str:
-    return engine.extract(dataclasses.replace(config, use_cache=False), workers=1).ledger.dumps()
+    return engine.extract(config.without_cache(), workers=1).ledger.dumps()
 
 
 def _snapshots(root: Path) -> list[Path]:
@@ -69,7 +68,7 @@ def test_cold_and_warm_give_the_no_cache_ledger(root: Path) -> None:
 
 
 def test_no_cache_neither_reads_nor_writes(root: Path) -> None:
-    config = dataclasses.replace(load_config(root=root), use_cache=False)
+    config = load_config(root=root).without_cache()
     _run(config)
     assert not (root / ".jobledger_cache").exists()
 

@@ -30,9 +30,9 @@ from typing import Any
 
 import pytest
 
-from pytest_jobledger.config import load_config
 from pytest_jobledger.extract import extract_ledger
 from pytest_jobledger.ledger.model import ALL_LEDGER_KEYS, RESOLVED_FIELDS, Job, Ledger
+from pytest_jobledger.project import load_config
 
 CASES_DIR = Path(__file__).resolve().parent.parent / "cases" / "extract"
 CASES = sorted(path for path in CASES_DIR.iterdir() if (path / "expected.json").is_file())
@@ -40,7 +40,7 @@ CASES = sorted(path for path in CASES_DIR.iterdir() if (path / "expected.json").
 _TOP_KEYS = {"about", "jobs", "unsupported"}
 _JOB_KEYS = {*ALL_LEDGER_KEYS, "reasons"}
 _KEY_SETS = ("unresolved", "defaults")
-_UNSUPPORTED_KEYS = {"path", "line", "pattern", "message"}
+_UNSUPPORTED_KEYS = {"path", "line", "pattern", "message", "accepted"}
 
 
 def _load_expected(case: Path) -> dict[str, Any]:
@@ -54,7 +54,9 @@ def _load_expected(case: Path) -> dict[str, Any]:
         assert not bad, f"{case.name}/expected.json: {row['id']}: unknown keys {sorted(bad)}"
     for row in expected.get("unsupported", []):
         where = f"{case.name}/expected.json: unsupported entry {row}"
-        assert not set(row) - _UNSUPPORTED_KEYS, f"{where}: only path, line, pattern, message"
+        assert not set(row) - _UNSUPPORTED_KEYS, (
+            f"{where}: only path, line, pattern, message, accepted"
+        )
         assert {"path", "pattern"} <= set(row), f"{where}: needs path and pattern"
     return expected
 
@@ -116,7 +118,10 @@ def _check_jobs(ledger: Ledger, wanted: Sequence[Mapping[str, Any]]) -> list[str
 
 
 def _check_unsupported(ledger: Ledger, wanted: Sequence[Mapping[str, Any]]) -> list[str]:
-    remaining = [(item.path, item.line, item.pattern, item.message) for item in ledger.unsupported]
+    remaining = [
+        (item.path, item.line, item.pattern, item.message, item.accepted)
+        for item in ledger.unsupported
+    ]
     problems: list[str] = []
     for want in wanted:
         match = next(
@@ -127,6 +132,11 @@ def _check_unsupported(ledger: Ledger, wanted: Sequence[Mapping[str, Any]]) -> l
                 and entry[2] == want["pattern"]
                 and ("line" not in want or entry[1] == want["line"])
                 and want.get("message", "") in entry[3]
+                and (
+                    entry[4] is None
+                    if "accepted" not in want
+                    else entry[4] is not None and want["accepted"] in entry[4]
+                )
             ),
             None,
         )
@@ -162,6 +172,24 @@ def test_every_null_field_has_a_reason(case: Path) -> None:
                 problems.append(f"{job.id}: {name} = {value!r} yet listed as unresolved")
         if job.path.startswith("/") or "\\" in job.path or job.path.startswith(".."):
             problems.append(f"{job.id}: path {job.path!r} is not relative with '/' separators")
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("case", CASES, ids=[case.name for case in CASES])
+def test_every_problem_reads_in_one_line_then_its_fix(case: Path) -> None:
+    """A person reads what and where in one sentence, then the fix fitted to the place: test
+    code is never told to declare its test function as a job decorator."""
+    problems: list[str] = []
+    for item in _extract(case).unsupported:
+        if item.pattern.value.endswith(("-registration", "-ignore")) or item.pattern.value in (
+            "ambiguous-name",
+            "unresolved-import",
+        ):
+            first, newline, fix = item.message.partition("\n")
+            if len(first) > 160 or not newline or not fix:
+                problems.append(f"{item.location}: {item.message!r}")
+            if "tests/" in item.path and "tool.jobledger.decorators" in fix:
+                problems.append(f"{item.location}: test code told to declare a decorator")
     assert not problems, "\n".join(problems)
 
 

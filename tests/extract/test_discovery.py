@@ -11,7 +11,6 @@ from typing import Any
 
 import pytest
 
-from pytest_jobledger.config import DEFAULT_EXCLUDE, load_config
 from pytest_jobledger.extract import extract_ledger
 from pytest_jobledger.extract.discovery import (
     is_excluded,
@@ -20,6 +19,7 @@ from pytest_jobledger.extract.discovery import (
     tool_folder,
 )
 from pytest_jobledger.ledger.model import Pattern
+from pytest_jobledger.project import DEFAULT_EXCLUDE, load_config
 
 
 @pytest.mark.parametrize(
@@ -153,8 +153,8 @@ def _gitignored_tree(root: Path, respect: bool) -> Path:
 
 @pytest.mark.parametrize("respect", [True, False])
 def test_respect_gitignore_leaves_out_what_git_ignores(tmp_path: Path, respect: bool) -> None:
-    from pytest_jobledger.config import load_config
     from pytest_jobledger.extract import extract_ledger
+    from pytest_jobledger.project import load_config
 
     ledger = extract_ledger(load_config(root=_gitignored_tree(tmp_path, respect)))
     paths = sorted(job.path for job in ledger.jobs)
@@ -218,8 +218,8 @@ def test_tool_folders_are_known_by_what_they_hold_and_never_hide_a_package(tmp_p
 def test_respect_gitignore_never_leaves_out_a_tracked_file(tmp_path: Path, below: str) -> None:
     """As git: a tracked file stays whatever a .gitignore says; an ignored folder kept for a
     tracked file gives its tracked files only; an untracked ignored file stays out (real git)."""
-    from pytest_jobledger.config import load_config
     from pytest_jobledger.extract import extract_ledger
+    from pytest_jobledger.project import load_config
 
     top = tmp_path / "repo"
     root = top / below if below else top

@@ -13,7 +13,6 @@ DEVELOPERS.md ("Property and fuzz tests: extraction"). Every failure found becom
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import tempfile
 from dataclasses import dataclass
@@ -22,10 +21,10 @@ from pathlib import Path
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from pytest_jobledger.config import load_config
 from pytest_jobledger.extract import extract, extract_ledger
 from pytest_jobledger.extract.limits import MAX_DEPTH, measure
 from pytest_jobledger.ledger.model import Ledger, Pattern
+from pytest_jobledger.project import load_config
 
 #: Problems about a whole file: every registration in it is covered by one of them.
 FILE_PROBLEMS = {
@@ -210,7 +209,7 @@ def _extract(
         for name, (data, _) in files.items():
             (root / name).write_bytes(data)
         config = load_config(root=root)
-        reference = extract(dataclasses.replace(config, use_cache=False), prefilter=False)
+        reference = extract(config.without_cache(), prefilter=False)
         return extract_ledger(config), extract_ledger(config), reference.ledger
 
 

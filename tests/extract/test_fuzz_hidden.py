@@ -11,7 +11,6 @@ and without the pre-filter. CI runs the derandomized ``ci`` profile (``tests/con
 
 from __future__ import annotations
 
-import dataclasses
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -20,9 +19,9 @@ from pathlib import Path
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pytest_jobledger.config import load_config
 from pytest_jobledger.extract import extract
 from pytest_jobledger.ledger.model import Ledger
+from pytest_jobledger.project import load_config
 
 APP = 'from celery import Celery\n\napp = Celery("fz")\n'
 
@@ -152,7 +151,7 @@ def _ledgers(hidden: Hidden) -> tuple[Ledger, Ledger]:
         for rel, text in hidden.files.items():
             (root / rel).parent.mkdir(parents=True, exist_ok=True)
             (root / rel).write_text(text, encoding="utf-8")
-        config = dataclasses.replace(load_config(root=root), use_cache=False)
+        config = load_config(root=root).without_cache()
         return extract(config).ledger, extract(config, prefilter=False).ledger
 
 

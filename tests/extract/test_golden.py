@@ -15,9 +15,9 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from pytest_jobledger.config import load_config
 from pytest_jobledger.extract import extract_ledger
 from pytest_jobledger.ledger.model import Ledger
+from pytest_jobledger.project import load_config
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 #: The runbook cases that are projects of their own commit their ledger too, like the examples.

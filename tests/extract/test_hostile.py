@@ -16,10 +16,10 @@ from pathlib import Path
 
 import pytest
 
-from pytest_jobledger.config import load_config
 from pytest_jobledger.extract import extract, extract_ledger
 from pytest_jobledger.extract.loading import MAX_FILE_BYTES_CEILING
 from pytest_jobledger.ledger.model import Ledger, Pattern
+from pytest_jobledger.project import load_config
 
 HEADER = "from celery import shared_task\n\n"
 GOOD = (

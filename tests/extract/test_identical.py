@@ -3,13 +3,12 @@ same bytes on every case folder and every bundled example (tested, never timed).
 
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path
 
 import pytest
 
-from pytest_jobledger.config import load_config
 from pytest_jobledger.extract import cache, engine
+from pytest_jobledger.project import load_config
 
 REPO = Path(__file__).resolve().parents[2]
 CASES_DIR = REPO / "tests" / "cases" / "extract"
@@ -30,7 +29,7 @@ def test_cold_warm_and_no_cache_are_one_ledger(
 ) -> None:
     monkeypatch.setenv(cache.ENV, str(tmp_path / "cache"))
     config = load_config(root=tree)
-    reference = engine.extract(dataclasses.replace(config, use_cache=False), workers=1)
+    reference = engine.extract(config.without_cache(), workers=1)
     cold = engine.extract(config, workers=1)
     warm = engine.Extractor(config, workers=1)
     assert warm.run().ledger.dumps() == cold.ledger.dumps() == reference.ledger.dumps()
@@ -40,6 +39,6 @@ def test_cold_warm_and_no_cache_are_one_ledger(
 
 @pytest.mark.parametrize("tree", PARALLEL, ids=_ids(PARALLEL))
 def test_parallel_is_the_serial_ledger(tree: Path) -> None:
-    config = dataclasses.replace(load_config(root=tree), use_cache=False)
+    config = load_config(root=tree).without_cache()
     serial = engine.extract(config, workers=1).ledger.dumps()
     assert engine.extract(config, workers=2).ledger.dumps() == serial

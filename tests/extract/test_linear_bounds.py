@@ -12,10 +12,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pytest_jobledger.config import load_config
 from pytest_jobledger.extract import extract_ledger
 from pytest_jobledger.extract.discovery import _Layer
 from pytest_jobledger.ledger.model import Pattern
+from pytest_jobledger.project import load_config
 
 
 def _write(root: Path, files: dict[str, str]) -> None:
@@ -69,7 +69,10 @@ def test_forty_thousand_exclude_patterns_leave_out_exactly_what_they_name(tmp_pa
     from pytest_jobledger.extract.discovery import Excludes, iter_source_files
 
     config = load_config(root=tmp_path)
-    found = [s.rel_path for s in iter_source_files(tmp_path, ["."], Excludes(config.all_excludes))]
+    found = [
+        s.rel_path
+        for s in iter_source_files(tmp_path, ["."], Excludes(config.extraction.all_excludes))
+    ]
     assert found == ["pkg/__init__.py", *(f"pkg/mod_{i:03d}.py" for i in range(100))]
 
 

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from pytest_jobledger.config import load_config
 from pytest_jobledger.extract import extract_ledger, loading, walker
+from pytest_jobledger.project import load_config
 
 HERE = Path(__file__).resolve().parent
 TREES = sorted(

@@ -3,15 +3,14 @@ changes what is extracted (a module let go is parsed again when it is needed aga
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from pytest_jobledger.config import load_config
 from pytest_jobledger.extract import engine, extract_ledger, filescan
 from pytest_jobledger.extract.engine import Extractor
 from pytest_jobledger.extract.limits import measure
+from pytest_jobledger.project import load_config
 
 APP = 'from celery import Celery\n\napp = Celery("shop")\nQUEUE = "orders"\n'
 TASKS = '''from shop.worker import QUEUE, app
@@ -41,7 +40,7 @@ def test_a_tight_cache_changes_nothing_and_stays_within_its_bound(
     assert len(roomy.jobs) == 40
     bound = 3 * measure(TASKS.format(n=0)).work
     monkeypatch.setattr(filescan, "RETAINED_WORK", bound)
-    extractor = Extractor(replace(config, use_cache=False), workers=1)
+    extractor = Extractor(config.without_cache(), workers=1)
     found = extractor.run().ledger
     assert found.dumps() == roomy.dumps()
     assert extractor._scanner is not None

@@ -6,8 +6,8 @@ import sys
 import textwrap
 from pathlib import Path
 
-from pytest_jobledger.config import load_config
 from pytest_jobledger.extract import extract_ledger
+from pytest_jobledger.project import load_config
 
 HOSTILE_INIT = """\
     \"\"\"A package whose import has side effects.\"\"\"

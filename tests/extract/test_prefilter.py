@@ -9,15 +9,14 @@ same bytes. The argument itself is in :mod:`pytest_jobledger.extract.prefilter`.
 
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path
 
 import pytest
 
-from pytest_jobledger.config import Config, load_config
 from pytest_jobledger.extract import engine
 from pytest_jobledger.extract.frameworks import FRAMEWORKS
 from pytest_jobledger.extract.prefilter import Words, framework_words, text_facts
+from pytest_jobledger.project import Config, load_config
 
 REPO = Path(__file__).resolve().parents[2]
 CASES_DIR = REPO / "tests" / "cases" / "extract"
@@ -27,7 +26,7 @@ TREES = [*CASES, *EXAMPLES]
 
 
 def _config(root: Path) -> Config:
-    return dataclasses.replace(load_config(root=root), use_cache=False)
+    return load_config(root=root).without_cache()
 
 
 def filtered_and_reference(config: Config) -> tuple[str, str]:

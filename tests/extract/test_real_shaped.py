@@ -4,7 +4,6 @@ warm ``jobledger extract`` that imports no libcst (tested, never timed)."""
 
 from __future__ import annotations
 
-import dataclasses
 import importlib.util
 import json
 import os
@@ -15,8 +14,8 @@ from types import ModuleType
 
 import pytest
 
-from pytest_jobledger.config import load_config
 from pytest_jobledger.extract import cache, engine, loading
+from pytest_jobledger.project import load_config
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -45,7 +44,7 @@ def test_every_way_gives_one_ledger(
 ) -> None:
     monkeypatch.setenv(cache.ENV, str(tmp_path / "cache"))
     config = load_config(root=tree)
-    no_cache = dataclasses.replace(config, use_cache=False)
+    no_cache = config.without_cache()
     reduced: list[str] = []
     reduce_source = loading.reduce_source
 

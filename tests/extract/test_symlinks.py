@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from pytest_jobledger.config import load_config
 from pytest_jobledger.extract import extract_ledger
+from pytest_jobledger.project import load_config
 
 TASKS = '''"""Orders."""
 

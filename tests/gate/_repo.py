@@ -11,10 +11,10 @@ from typing import Any
 
 from repo_files import copy_tracked
 
-from pytest_jobledger.config import Config, load_config
 from pytest_jobledger.extract import extract_ledger
 from pytest_jobledger.gate.status import empty_scan
 from pytest_jobledger.ledger.store import write_ledger
+from pytest_jobledger.project import Config, load_config
 
 #: A repository the test builds must not read the machine's or the user's git configuration.
 GIT_ENV = {

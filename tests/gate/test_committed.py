@@ -6,21 +6,11 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-import pytest
-from repo_files import copy_tracked
-
-from pytest_jobledger.config import load_config
 from pytest_jobledger.gate.committed import COMMITTED, FRESH
+from pytest_jobledger.project import load_config
 from pytest_jobledger.session import Session
 
 REPO = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture
-def shop(tmp_path: Path) -> Path:
-    root = tmp_path / "shop"
-    copy_tracked(REPO / "examples" / "celery", root)
-    return root
 
 
 def sha(path: Path) -> str:

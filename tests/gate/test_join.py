@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from pytest_jobledger.config import Config
 from pytest_jobledger.findings import Check, Finding, Kind
 from pytest_jobledger.gate.join import findings as failing
 from pytest_jobledger.gate.join import join
@@ -14,6 +13,7 @@ from pytest_jobledger.ledger.diff import ledger_diff
 from pytest_jobledger.ledger.model import Job, Ledger, Pattern, Unsupported
 from pytest_jobledger.overlay.model import Overlay
 from pytest_jobledger.overlay.reader import parse_overlay
+from pytest_jobledger.project import Cells, Config
 
 CONFIG = Config(root=Path("/project"))
 
@@ -55,7 +55,7 @@ def test_signed_jobs_pass_every_cell() -> None:
         ledger, parse_overlay(overlay("acme.tasks.a", "acme.tasks.b"), "o.yaml"), CONFIG
     )
     assert [check.name for check in result] == [
-        f"acme.tasks.{name}::{cell}" for name in "ab" for cell in CONFIG.required_cells
+        f"acme.tasks.{name}::{cell}" for name in "ab" for cell in CONFIG.cells.required
     ]
     assert all(check.finding is None for check in result)
     assert result[0].path == "o.yaml"
@@ -77,7 +77,7 @@ def test_order_is_stable_whatever_the_input_order() -> None:
 
 
 def test_blocked_values_ignore_case_and_spacing() -> None:
-    config = Config(root=Path("/p"), blocked_values=("unknown", "TBD"))
+    config = Config(root=Path("/p"), cells=Cells(blocked=("unknown", "TBD")))
     text = overlay("acme.tasks.a").replace("drop it", '"  Unknown\\t"').replace("ops", " tbd ")
     findings = failing(Ledger.build([job("acme.tasks.a")]), parse_overlay(text, "o.yaml"), config)
     assert [(f.cell, f.kind) for f in findings] == [
@@ -87,7 +87,7 @@ def test_blocked_values_ignore_case_and_spacing() -> None:
 
 
 def test_empty_and_null_are_unsigned_even_when_not_configured() -> None:
-    config = Config(root=Path("/p"), blocked_values=("tbd",))
+    config = Config(root=Path("/p"), cells=Cells(blocked=("tbd",)))
     text = (
         overlay("acme.tasks.a")
         .replace("drop it", '"   "')

@@ -208,7 +208,7 @@ def test_a_symlink_at_the_base_is_not_followed(repo: Path) -> None:
 )
 def test_a_hostile_ledger_at_the_base_is_a_reason_not_a_crash(repo: Path, text: str) -> None:
     """Issue 27: the base's committed ledger is read through the strict JSON reader too."""
-    from pytest_jobledger.config import load_config
+    from pytest_jobledger.project import load_config
     from pytest_jobledger.session import read_base
 
     (repo / "generated" / "job_ledger.json").write_text(text)

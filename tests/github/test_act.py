@@ -23,7 +23,7 @@ from ._act import commands_acted_on, step_events
 
 REPO = Path(__file__).parents[2]
 
-pytestmark = _act.needs_act
+pytestmark = [_act.needs_act, pytest.mark.act]
 
 OVERLAY = "services/shop/overlays/job_policy.yaml"
 SHOP = "services/shop"

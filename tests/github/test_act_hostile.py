@@ -27,7 +27,7 @@ from repo_files import copy_tracked
 from . import _act, _hostile
 from ._act import commands_acted_on
 
-pytestmark = _act.needs_act
+pytestmark = [_act.needs_act, pytest.mark.act]
 
 EXAMPLE = Path(__file__).parents[2] / "examples" / "celery"
 ACTION = "jobledger/pytest-jobledger@v1"

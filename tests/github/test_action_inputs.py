@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from helpers import example
 from repo_files import copy_tracked
 
 from pytest_jobledger.cli import build_parser, main
@@ -35,8 +36,7 @@ EXAMPLE = REPO / "examples" / "celery"
 
 @pytest.fixture
 def shop(tmp_path: Path) -> Path:
-    copy_tracked(EXAMPLE, tmp_path / "p")
-    return tmp_path / "p"
+    return example(EXAMPLE.name, tmp_path / "p")
 
 
 @pytest.fixture

@@ -3,21 +3,11 @@
 from __future__ import annotations
 
 import json
-import subprocess
 from pathlib import Path
 
+from helpers import git
+
 from pytest_jobledger.github.context import GitHubContext, changed_files
-
-
-def git(cwd: Path, *args: str) -> str:
-    done = subprocess.run(
-        ["git", "-c", "user.name=t", "-c", "user.email=t@t", *args],
-        cwd=cwd,
-        check=True,
-        capture_output=True,
-        text=True,
-    )
-    return done.stdout.strip()
 
 
 def repo_with_a_pull_request(tmp_path: Path) -> tuple[Path, str]:

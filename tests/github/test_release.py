@@ -24,7 +24,7 @@ import pytest
 
 from . import _act, _wheelhouse
 
-pytestmark = _act.needs_act
+pytestmark = [_act.needs_act, pytest.mark.act]
 
 REPO = Path(__file__).parents[2]
 VERSION = "0.1.0.dev0"

@@ -3,19 +3,19 @@
 from __future__ import annotations
 
 import json
-import subprocess
 from pathlib import Path
 
 import pytest
+from helpers import git
 from repo_files import copy_tracked
 
 # tests/ is on sys.path (rootdir-relative test packages), so the shared parser helper is importable.
 from reporters.runbook._inert import foreign_markup
 
-from pytest_jobledger.config import load_config
 from pytest_jobledger.github.context import GitHubContext, changed_lines
 from pytest_jobledger.github.runbook import changed_jobs, runbook_section
 from pytest_jobledger.github.summary import append_summary
+from pytest_jobledger.project import load_config
 from pytest_jobledger.session import evaluate
 
 REPO = Path(__file__).resolve().parents[2]
@@ -25,17 +25,6 @@ PARTLY = REPO / "tests" / "cases" / "runbook" / "partly_signed"
 CAPTURE = "acme.billing.tasks.capture_invoice"
 RECEIPT = "acme.billing.tasks.send_receipt"
 OVERLAY = "overlays/job_policy.yaml"
-
-
-def git(cwd: Path, *args: str) -> str:
-    done = subprocess.run(
-        ["git", "-c", "user.name=t", "-c", "user.email=t@t", *args],
-        cwd=cwd,
-        check=True,
-        capture_output=True,
-        text=True,
-    )
-    return done.stdout.strip()
 
 
 @pytest.fixture

@@ -6,11 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from pytest_jobledger.config import Config
 from pytest_jobledger.findings import Kind
 from pytest_jobledger.ledger.model import Job, Ledger
-from pytest_jobledger.ledger.store import committed_ledger
-from pytest_jobledger.session import evaluate
+from pytest_jobledger.project import Config
+from pytest_jobledger.session import evaluate, read_committed
 
 LEDGER = Ledger.build(
     [
@@ -40,7 +39,8 @@ def test_a_broken_committed_ledger_is_described_not_a_crash(tmp_path: Path, name
     raw, says = BROKEN[name]
     (tmp_path / "generated").mkdir()
     (tmp_path / "generated" / "job_ledger.json").write_bytes(raw)
-    ledger, problem = committed_ledger(tmp_path / "generated" / "job_ledger.json", tmp_path)
+    read = read_committed(Config(root=tmp_path))
+    ledger, problem = read.ledger, read.unreadable or read.problem
     assert ledger is None
     assert problem is not None
     assert says in problem

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from pytest_jobledger.config import Config
 from pytest_jobledger.findings import GateResult, Kind
 from pytest_jobledger.ledger.model import Job, Ledger
+from pytest_jobledger.project import Config
 from pytest_jobledger.session import evaluate
 
 LEDGER = Ledger.build(

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from pytest_jobledger.config import DEFAULT_REQUIRED_CELLS
 from pytest_jobledger.overlay.cells import CELLS, CellKind, spec_for
 from pytest_jobledger.overlay.schema import schema
+from pytest_jobledger.project import DEFAULT_REQUIRED_CELLS
 
 
 def test_every_cell_is_in_the_schema_and_nothing_else() -> None:

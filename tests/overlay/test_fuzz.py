@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import TaggedScalar
 
-from pytest_jobledger.errors import OverlayError
+from pytest_jobledger.core.errors import OverlayError
 from pytest_jobledger.ledger.model import Job, Ledger
 from pytest_jobledger.overlay.model import Overlay
 from pytest_jobledger.overlay.reader import parse_overlay

@@ -7,10 +7,10 @@ from pathlib import Path
 import jsonschema
 import yaml
 
-from pytest_jobledger.config import DEFAULT_REQUIRED_CELLS
 from pytest_jobledger.overlay.cells import CELLS
 from pytest_jobledger.overlay.reader import parse_overlay
 from pytest_jobledger.overlay.schema import schema, schema_text
+from pytest_jobledger.project import DEFAULT_REQUIRED_CELLS
 
 OVERLAYS = Path(__file__).resolve().parents[2] / "overlays"
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from pytest_jobledger.errors import OverlayError
+from pytest_jobledger.core.errors import OverlayError
 from pytest_jobledger.overlay.roster import MAX_ROSTER_BYTES, load_roster, parse_roster
 
 

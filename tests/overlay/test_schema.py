@@ -9,19 +9,19 @@ import jsonschema
 import pytest
 
 from pytest_jobledger.cli import main
-from pytest_jobledger.config import Config, config_from_table
-from pytest_jobledger.errors import ConfigError
+from pytest_jobledger.core.errors import ConfigError
 from pytest_jobledger.overlay.schema import build_schema, render_schema, schema, schema_text
+from pytest_jobledger.project import Config, config_from_table
 
 
 def generated(table: dict[str, object], root: Path) -> dict[str, object]:
     config = config_from_table(table, root=root)
-    return build_schema(config.vocabulary, config.blocked_values)
+    return build_schema(config.cells.vocabulary, config.cells.blocked)
 
 
 def test_the_packaged_schema_is_what_the_default_configuration_generates(tmp_path: Path) -> None:
     config = Config(root=tmp_path)
-    assert render_schema(config.vocabulary, config.blocked_values) == schema_text()
+    assert render_schema(config.cells.vocabulary, config.cells.blocked) == schema_text()
 
 
 def test_a_configured_extra_cell_is_accepted_by_the_written_schema(tmp_path: Path) -> None:

@@ -14,7 +14,7 @@ import jsonschema
 import pytest
 
 from pytest_jobledger.findings import Finding, Kind
-from pytest_jobledger.reporters.sarif import dumps, sarif_log
+from pytest_jobledger.github.sarif import dumps, sarif_log
 
 SCHEMA = json.loads((Path(__file__).parent / "sarif-schema-2.1.0.json").read_text("utf-8"))
 

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from pytest_jobledger import reporters
-from pytest_jobledger.config import Config
 from pytest_jobledger.findings import STATUS_JOB
 from pytest_jobledger.github.summary import render_summary
 from pytest_jobledger.ledger.model import Job, Ledger
+from pytest_jobledger.project import Config
 from pytest_jobledger.session import evaluate
 
 JOB_ID = "acme.tasks.capture\udfff"

@@ -11,21 +11,13 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from helpers import git
 
-from pytest_jobledger.trace import ENV
+from pytest_jobledger.core.trace import ENV
 
 REPO = Path(__file__).resolve().parents[2]
 HOMEGROWN = REPO / "examples" / "homegrown"
 OVERLAY = "overlays/job_policy.yaml"
-
-
-def git(cwd: Path, *args: str) -> None:
-    subprocess.run(
-        ["git", "-c", "user.name=t", "-c", "user.email=t@t", *args],
-        cwd=cwd,
-        check=True,
-        capture_output=True,
-    )
 
 
 def test_one_reading_per_session_under_xdist(

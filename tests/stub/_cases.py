@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pytest_jobledger.config import DEFAULT_BLOCKED_VALUES, DEFAULT_REQUIRED_CELLS
 from pytest_jobledger.ledger.model import Ledger
+from pytest_jobledger.project import DEFAULT_BLOCKED_VALUES, DEFAULT_REQUIRED_CELLS
 from pytest_jobledger.stub.plan import StubResult, stub_overlay
 
 CASES = Path(__file__).resolve().parent.parent / "cases" / "stub"

@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from pytest_jobledger import atomic, cli
+from pytest_jobledger import cli
 from pytest_jobledger.cli import stub as stub_command
+from pytest_jobledger.core import atomic
 from pytest_jobledger.ledger.model import Job, Ledger
 
 SIGNED = 'jobs:\n  acme.billing.capture:  # signed\n    idempotent: "yes"\n'

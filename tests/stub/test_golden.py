@@ -6,7 +6,7 @@ import difflib
 
 import pytest
 
-from pytest_jobledger.errors import OverlayError
+from pytest_jobledger.core.errors import OverlayError
 
 from ._cases import Case, all_cases
 

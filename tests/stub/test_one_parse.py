@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 from ruamel.yaml import YAML
 
+from pytest_jobledger.core.readers import Unreadable, parse_yaml
 from pytest_jobledger.ledger.model import Ledger
-from pytest_jobledger.readers import Unreadable, parse_yaml
 from pytest_jobledger.stub.plan import stub_overlay
 
 CASES = Path(__file__).resolve().parents[1] / "cases" / "stub"

@@ -13,9 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from pytest_jobledger import atomic, cli
+from pytest_jobledger import cli
 from pytest_jobledger.cli import stub as stub_command
-from pytest_jobledger.errors import OverlayError
+from pytest_jobledger.core import atomic
+from pytest_jobledger.core.errors import OverlayError
 from pytest_jobledger.ledger.model import Job, Ledger
 from pytest_jobledger.stub import swap
 

@@ -9,10 +9,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from pytest_jobledger.config import config_from_table
 from pytest_jobledger.gate.join import DUPLICATE_CELL, join
 from pytest_jobledger.ledger.model import Job, Ledger
 from pytest_jobledger.overlay.reader import parse_overlay
+from pytest_jobledger.project import config_from_table
 from pytest_jobledger.verdict import Action, JobFacts, Request
 from pytest_jobledger.verdict.approval import ApprovalCheck, History
 from pytest_jobledger.verdict.facts import collect
@@ -80,8 +80,8 @@ def world(base: Mapping[str, Any], case: Mapping[str, Any]) -> JobFacts:
     return collect(
         joined,
         overlay_path=OVERLAY,
-        required=config.required_cells,
-        bulk_retry_limit=config.bulk_retry_limit,
+        required=config.cells.required,
+        bulk_retry_limit=config.verdict.bulk_retry_limit,
         unreadable=unreadable,
         stale="changed billing.tasks.capture_invoice" if case.get("stale") else None,
         duplicate=duplicate,

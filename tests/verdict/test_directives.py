@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 import yaml
-from repo_files import copy_tracked
+from helpers import example, signed_overlay
 
 from pytest_jobledger.cli import main
 from pytest_jobledger.verdict import Action, Answer, Evidence, Request, decide
@@ -89,18 +89,13 @@ def test_a_ticket_that_gives_orders_is_a_review_item() -> None:
 @pytest.fixture
 def shop(tmp_path: Path) -> Path:
     """The bundled Celery example, capture_invoice signed for a retry with issue 22's cell."""
-    root = tmp_path / "shop"
-    copy_tracked(REPO / "examples" / "celery", root)
-    overlay = root / "overlays" / "job_policy.yaml"
-    text = overlay.read_text("utf-8")
-    anchor = "      Charges a captured authorization and writes a ledger row.\n"
+    root = example("celery", tmp_path / "shop")
     signed = (
         '    business_idempotent: "yes"\n'
         "    dedupe_guard: the provider's idempotency key is the invoice id\n"
         f"    reconciliation: {json.dumps(ISSUE)}\n"
     )
-    assert anchor in text
-    overlay.write_text(text.replace(anchor, anchor + signed, 1), "utf-8")
+    signed_overlay(root, signed)
     return root
 
 

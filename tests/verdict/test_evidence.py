@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 import yaml
+from helpers import example, signed_overlay
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from repo_files import copy_tracked
 
 from pytest_jobledger.cli import main
 from pytest_jobledger.verdict import Action, Answer, Evidence, Verdict, decide
@@ -247,13 +247,8 @@ SHOP_JOB = "acme_shop.billing.tasks.capture_invoice"
 @pytest.fixture
 def shop(tmp_path: Path) -> Path:
     """The bundled Celery example with capture_invoice's entry reviewed on 2026-11-21."""
-    root = tmp_path / "shop"
-    copy_tracked(REPO / "examples" / "celery", root)
-    overlay = root / "overlays" / "job_policy.yaml"
-    anchor = "      Charges a captured authorization and writes a ledger row.\n"
-    text = overlay.read_text("utf-8")
-    assert anchor in text
-    overlay.write_text(text.replace(anchor, anchor + '    reviewed_on: "2026-11-21"\n', 1))
+    root = example("celery", tmp_path / "shop")
+    signed_overlay(root, '    reviewed_on: "2026-11-21"\n')
     return root
 
 

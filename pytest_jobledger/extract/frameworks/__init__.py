@@ -1,4 +1,6 @@
-"""The frameworks the extractor knows, one module each."""
+"""The frameworks the extractor knows, one module each (``celery``, ``dramatiq``, ``huey``, ``rq``),
+each declaring its decorators as data: ``rules`` (how a registration's arguments map to ledger
+fields)."""
 
 from __future__ import annotations
 

@@ -14,7 +14,6 @@ from .model import DraftNote, Runbook
 from .publish import (
     FORMATS,
     CommittedRunbook,
-    read_committed_runbook,
     render_runbook,
     runbook_status,
     with_runbook_status,
@@ -28,7 +27,6 @@ __all__ = [
     "anchor_for",
     "blockers",
     "build_runbook",
-    "read_committed_runbook",
     "render_runbook",
     "runbook_status",
     "with_runbook_status",

@@ -11,9 +11,9 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import TypeGuard
 
-from ...config import Config
 from ...findings import STATUS_JOB, Check, Finding, GateResult, JoinedJob, Kind
 from ...ledger.model import RESOLVED_FIELDS
+from ...project import Config
 from .defaults import DEFAULTS, documented_default
 from .model import (
     INVALID,
@@ -83,11 +83,11 @@ def build_runbook(
     )
     used = {value.default for job in jobs for value in job.ledger if value.default is not None}
     return Runbook(
-        project=config.project or config.root.name,
+        project=config.runbook.title or config.root.name,
         preview=preview,
         ledger=Source(config.ledger_display, inputs.ledger if inputs else None),
         overlay=Source(config.overlay_display, inputs.overlay if inputs else None),
-        group_by=config.runbook_group_by,
+        group_by=config.runbook.group_by,
         jobs=tuple(sorted(jobs, key=lambda job: job.id)),
         defaults=tuple(row for row in DEFAULTS if row in used),
         blocking=blocking,
@@ -168,7 +168,7 @@ def _job_page(
         decorator=job.decorator,
         path=job.path,
         line=job.line,
-        group=_group(config.runbook_group_by, row, policy),
+        group=_group(config.runbook.group_by, row, policy),
         ledger=ledger,
         options=options,
         policy=policy,
@@ -190,10 +190,10 @@ def _cells(row: JoinedJob, config: Config) -> list[PolicyCell]:
     optional = [
         check.cell
         for check in row.checks
-        if check.cell not in config.required_cells
+        if check.cell not in config.cells.required
         and (check.finding is None or check.finding.kind in _ANSWER_KINDS)
     ]
-    names = list(dict.fromkeys([*config.required_cells, *optional]))
+    names = list(dict.fromkeys([*config.cells.required, *optional]))
     cells = []
     for name in names:
         check = checks.get(name)

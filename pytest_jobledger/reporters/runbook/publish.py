@@ -5,7 +5,7 @@
   included: a stale ledger or an unreadable overlay is unsigned work too).
 - :func:`render_runbook` is the page's text in either format.
 - :func:`with_runbook_status` adds ``jobledger-status::runbook-fresh`` to a gate result when
-  ``runbook`` is configured, against the page the session read (:func:`read_committed_runbook`).
+  ``runbook`` is configured, against the page the session read (``Session.runbook``).
   The session's fresh view is what ``pytest --jobledger`` and ``jobledger check`` both report,
   so they cannot disagree about the page.
 """
@@ -16,17 +16,14 @@ import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from ...config import Config
 from ...findings import STATUS_JOB, Check, GateResult, Kind, Status
 from ...ledger.diff import stale_line
-from ...paths import read_regular
+from ...project import Config
 from . import page
 from .build import blockers, build_runbook
 from .model import DraftNote
 
 FORMATS: tuple[str, ...] = ("markdown", "json")
-#: A committed runbook larger than this is not read (a page for 4,000 jobs is a few MiB).
-MAX_RUNBOOK_BYTES = 64 * 1024 * 1024
 
 
 def render_runbook(
@@ -52,21 +49,10 @@ class CommittedRunbook:
     unreadable: str | None = None
 
 
-def read_committed_runbook(config: Config) -> CommittedRunbook:
-    """The configured runbook's text (read once, by the session), or why it cannot be read."""
-    try:
-        raw = read_regular(config.runbook_path, root=config.root, limit=MAX_RUNBOOK_BYTES)
-    except FileNotFoundError:
-        return CommittedRunbook()
-    except OSError as error:
-        return CommittedRunbook(unreadable=f"cannot be read ({error.strerror or error})")
-    return CommittedRunbook(text=raw.decode("utf-8", errors="replace"))
-
-
 def runbook_status(result: GateResult, config: Config, committed: CommittedRunbook) -> Check | None:
     """The runbook-fresh item for ``result`` against the ``committed`` page, or ``None`` when
     no runbook is configured."""
-    if config.runbook is None:
+    if config.runbook.path is None:
         return None
     display = config.display(config.runbook_path)
     blocking = blockers(result)

@@ -107,6 +107,48 @@ def main() -> None:
         [{"path": "shop/generated_prices.py", "pattern": "file-too-large"}],
     )
 
+    huge = "1" + "0" * 5000  # past Python's 4,300-digit int-string conversion limit
+    wide_hex = "0x" + "f" * 3700  # converts, but its decimal form has over 4,300 digits
+    wide_octal = "0o" + "7" * 4800
+    values = (
+        '"""Settings no ledger can state: a raw NUL byte in a name, numbers past every limit."""\n\n'
+        "import dramatiq\n"
+        "from celery import shared_task\n"
+        "from rq.decorators import job\n\n\n"
+        '@shared_task(name="billing.\x00charge", queue="billing")\n'
+        "def charge(invoice_id):\n"
+        '    """Charge an invoice."""\n\n\n'
+        f"@shared_task(max_retries={huge})\n"
+        "def retry_forever(invoice_id):\n"
+        '    """Retry, a lot."""\n\n\n'
+        f"@shared_task(max_retries={wide_hex}, soft_time_limit=1e999)\n"
+        "def hex_retries(invoice_id):\n"
+        '    """Retry, in hex."""\n\n\n'
+        f"@dramatiq.actor(time_limit={wide_octal})\n"
+        "def octal_limit(invoice_id):\n"
+        '    """Run for an octal while."""\n\n\n'
+        f'@job("billing", timeout="{huge}s")\n'
+        "def long_timeout(invoice_id):\n"
+        '    """Wait a decimal while."""\n'
+    )
+    write("value_raw_nul_and_huge_numbers", "billing/__init__.py", b"")
+    write("value_raw_nul_and_huge_numbers", "billing/tasks.py", values.encode("utf-8"))
+    expected(
+        "value_raw_nul_and_huge_numbers",
+        "A raw NUL byte in a string argument and numbers past Python's int-string limit (or not finite) are null with a reason, never a crash, and the ledger stays writable as JSON.",
+        [{"id": "billing.tasks.charge", "line": 8, "name": None, "queue": "billing",
+          "reasons": {"name": "raw NUL byte"}},
+         {"id": "billing.tasks.retry_forever", "line": 13, "max_retries": None,
+          "reasons": {"max_retries": "too large a number"}},
+         {"id": "billing.tasks.hex_retries", "line": 18, "max_retries": None, "soft_time_limit_s": None,
+          "reasons": {"max_retries": "too large a number", "soft_time_limit_s": "not a finite number"}},
+         {"id": "billing.tasks.octal_limit", "line": 23, "time_limit_s": None,
+          "reasons": {"time_limit_s": "too large a number"}},
+         {"id": "billing.tasks.long_timeout", "line": 28, "time_limit_s": None,
+          "reasons": {"time_limit_s": "expected a duration"}}],
+        [],
+    )
+
 
 if __name__ == "__main__":
     main()

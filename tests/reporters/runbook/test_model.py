@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 from repo_files import copy_tracked
 
-from pytest_jobledger.config import load_config
 from pytest_jobledger.findings import GateResult
+from pytest_jobledger.project import load_config
 from pytest_jobledger.reporters.runbook import blockers, build_runbook, render_runbook
 from pytest_jobledger.reporters.runbook.build import anchor_for
 from pytest_jobledger.reporters.runbook.defaults import DEFAULTS, documented_default

@@ -4,12 +4,13 @@ The scanned tree may be a hostile pull request. A configured path (``ledger``, `
 ``paths``) or a committed symlink that resolves outside the root is refused, never followed; a
 file that is not a regular file (a FIFO, a device, a folder) is refused before it is read, so it
 can neither hang a run nor feed it without end. Every read of a repository file goes through
-here; every write goes through :mod:`pytest_jobledger.atomic`, which builds on these rules (and
+here; every write goes through :mod:`pytest_jobledger.core.atomic`, which builds on these rules (and
 :func:`is_git_name`, shared with the configuration's path checks).
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import stat
@@ -48,6 +49,30 @@ class FileTooLarge(UnsafeFile):
         self.limit = limit
 
 
+def too_long(path: os.PathLike[str] | str) -> str | None:
+    """Why this system cannot name ``path`` (a sentence for a message), or ``None``: a name over
+    the file system's limit, or a whole path over the system's. Asked before anything is read or
+    created, so a path too long is a located refusal, never a traceback after a thousand folders.
+    """
+    absolute = os.fsencode(os.path.abspath(path))
+    name_max, path_max = 255, 4096
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        name_max = os.pathconf("/", "PC_NAME_MAX")
+        path_max = os.pathconf("/", "PC_PATH_MAX")
+    longest = max((len(part) for part in absolute.split(b"/")), default=0)
+    if longest > name_max:
+        return (
+            f"a name in it is {longest:,} bytes long, over this system's limit of {name_max:,}; "
+            "choose a shorter path"
+        )
+    if len(absolute) >= path_max:
+        return (
+            f"it is {len(absolute):,} bytes long, over this system's limit of {path_max:,}; "
+            "choose a shorter path"
+        )
+    return None
+
+
 def real(path: os.PathLike[str] | str) -> Path:
     """``path`` with every symlink followed (a missing tail is kept as written)."""
     return Path(os.path.realpath(path))
@@ -81,6 +106,9 @@ def read_regular_stat(
 ) -> tuple[bytes, os.stat_result]:
     """:func:`read_regular`, with the file's status as it was before its bytes were read (so a
     change made while it is read shows as a later change)."""
+    long = too_long(path)
+    if long is not None:
+        raise UnsafeFile(f"{long}; it was not read")
     if root is not None:
         reason = outside_reason(path, root)
         if reason is not None:

@@ -10,14 +10,15 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from . import environment
 from .atomic import open_append
 
-ENV = "JOBLEDGER_TRACE"
+ENV = environment.TRACE
 
 
 def trace(event: str) -> None:
     """Append ``<pid> <event>`` to ``$JOBLEDGER_TRACE`` (nothing when it is unset)."""
-    target = os.environ.get(ENV)
+    target = environment.read(ENV)
     if not target:
         return
     path = Path(target)

@@ -5,7 +5,8 @@ target, keeping the old file's permission bits), and :func:`locked` serialises w
 read-modify-write one file. The scanned tree may be a hostile pull request, so a write is bound
 to the project ``root``: the path is walked one folder at a time below the root, each folder
 opened without following a symlink (``O_NOFOLLOW`` on a folder descriptor, so the checks and the
-write see the same folders), and the write is refused (:class:`~pytest_jobledger.paths.UnsafeFile`,
+write see the same folders), and the write is refused
+(:class:`~pytest_jobledger.core.paths.UnsafeFile`,
 an ``OSError``) when the target
 
 - lies outside the root (unless the operator named it on the command line: ``-o PATH``),
@@ -31,7 +32,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from .paths import UnsafeFile, is_git_name, real
+from .paths import UnsafeFile, is_git_name, real, too_long
 
 try:
     import fcntl
@@ -84,6 +85,9 @@ def refusal(path: Path, *, root: Path, named_by_operator: bool = False) -> str |
 def _start(path: Path, root: Path, named_by_operator: bool) -> tuple[Path, list[str]]:
     """The real folder a walk starts from and the names below it (lexical: ``..`` is applied to
     the written path, never through a symlink)."""
+    long = too_long(path)
+    if long is not None:
+        raise UnsafeFile(f"{long}; nothing was written")
     absolute = Path(os.path.abspath(path))
     for base in (Path(os.path.abspath(root)), real(root)):
         if absolute == base or base in absolute.parents:
@@ -351,6 +355,12 @@ def open_append(path: Path, *, root: Path) -> int:
     return fd
 
 
+def folder_name(folder: Path) -> str:
+    """A folder's name for a message, cut short when it is too long to read."""
+    text = str(folder)
+    return text if len(text) <= 80 else f"{text[:60]}...({len(text):,} characters)"
+
+
 def make_folder(folder: Path, *, root: Path | None = None) -> None:
     """Create ``folder`` and its parents below ``root`` (each checked as a write is); a file where
     a folder must be is an :class:`UnsafeFile` that names it (not a ``FileExistsError``).
@@ -358,6 +368,9 @@ def make_folder(folder: Path, *, root: Path | None = None) -> None:
     Without ``root`` (a folder named outside any project: ``JOBLEDGER_CACHE_DIR``), the folders
     are made as named and the last one must not be a symlink.
     """
+    long = too_long(folder)
+    if long is not None:
+        raise UnsafeFile(f"{folder_name(folder)}: {long}; nothing was written")
     if root is not None:
         base, names = _start(folder, root, False)
         if any(is_git_name(name) for name in names):

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..config import Config
 from ..findings import Finding
-from ..github.commands import annotation_lines
-from ..github.context import GitHubContext, changed_files
+from ..project import Config
+from .commands import annotation_lines
+from .context import GitHubContext, changed_files
 
 
 def report(findings: Sequence[Finding], config: Config) -> str:

@@ -13,11 +13,11 @@ from pathlib import Path
 from urllib.parse import quote
 
 from .. import __version__
-from ..config import Config
+from ..core.text import escape_surrogates
 from ..findings import Finding, Kind, Level
-from ..github.commands import display_path, order_findings
-from ..github.context import GitHubContext
-from ..text import escape_surrogates
+from ..project import Config
+from .commands import display_path, order_findings
+from .context import GitHubContext
 
 SARIF_VERSION = "2.1.0"
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"

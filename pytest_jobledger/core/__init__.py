@@ -1,0 +1,15 @@
+"""The leaves: modules that import nothing of the package but each other.
+
+- ``errors``: the located user errors (one base, ``path:line`` in front);
+- ``text``: one line, clipped, "did you mean", the printer every command writes through;
+- ``readers``: the one strict parser per format (JSON, TOML, YAML), every library error a
+  located problem; it only parses;
+- ``paths``: the root boundary (inside the root, regular files, a path the system can name) and
+  the one low-level read of a file's bytes;
+- ``atomic``: the one writer (atomic, durable, never through a symlink or into ``.git``);
+- ``environment``: every ``JOBLEDGER_*`` variable, named and read here only;
+- ``trace``: a note of each reading a session makes, for the suite.
+
+``git.py`` and ``programs.py`` (the one program runner) stay at the package's top level: the
+repository's boundary check looks for git being started in ``pytest_jobledger/git.py`` alone.
+"""
