@@ -114,7 +114,7 @@ def _codes(path: str, **codes: int) -> dict[str, int]:
     return {command: codes[command] for command in READS[path]}
 
 
-#: THE table (issue 27, items 2, 3, 4 and 10 each have a row that fails on the code before it).
+#: THE table (each hostile state that once crashed a command has a row here).
 TABLE: tuple[Hostile, ...] = (
     Hostile(
         "overlay-long-integer",  # item 2
@@ -343,7 +343,7 @@ def _outcome(read: Any, refusal: type[Exception]) -> str:
         problem = getattr(error, "problem", None)
         line = problem.line if problem is not None else getattr(error, "line", None)
         return "located" if isinstance(line, int) and line >= 1 else "crash"
-    except Exception:  # anything else is what issue 27 is about
+    except Exception:  # anything else is a crash: what this table exists to catch
         return "crash"
     return "read"
 
