@@ -63,7 +63,7 @@ SIGNED = f"""jobs:
 
 #: Every command, as it is run: ``jobledger ARGS`` (``pytest`` runs ``pytest --jobledger``).
 COMMANDS: dict[str, list[str]] = {
-    "check": ["check"],
+    "check": ["check", "-v"],  # -v: each finding's whole message, where the line is named
     "list": ["list"],
     "show": ["show", JOB],
     "verdict": ["verdict", JOB, "--action", "retry"],
@@ -227,8 +227,8 @@ def run(root: Path, args: list[str], capsys: pytest.CaptureFixture[str]) -> tupl
         code = cli.main([*args, "--root", str(root)])
         out, err = capsys.readouterr()
         return code, out + err
-    command = [sys.executable, "-m", "pytest", "--jobledger", "-p", "no:cacheprovider"]
-    command += ["-p", "no:randomly", "-q", str(root)]
+    command = [sys.executable, "-m", "pytest", "--jobledger", "-p", "no:cacheprovider", "-v"]
+    command += ["-p", "no:randomly", str(root)]
     env = {key: value for key, value in os.environ.items() if not key.startswith("GITHUB_")}
     done = subprocess.run(
         command, cwd=root, capture_output=True, text=True, timeout=300, env=env, check=False

@@ -223,7 +223,7 @@ def test_a_fifo_overlay_or_ledger_does_not_hang_check(world: tuple[Path, Path], 
     project, _ = world
     (project / which).parent.mkdir()
     os.mkfifo(project / which)
-    done = _run(project, "check")
+    done = _run(project, "check", "-v")  # -v: the whole message, where the FIFO is named
     assert done.returncode == 1, done.stderr
     assert "FIFO" in done.stdout
 

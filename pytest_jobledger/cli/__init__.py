@@ -7,7 +7,8 @@ A subcommand's module is imported only when that subcommand is parsed, so ``jobl
 
 Beside the subcommands: ``common`` (``--root``/``--config`` into a ``Config``, the job an
 operator named), ``options`` (the options every subcommand spells the same way), ``progress``
-(how far a long extraction is, on stderr) and ``cards`` (the text a person reads during an
+(how far a long extraction is, on stderr), ``selection`` (``check``'s ``--select``, ``--ignore``
+and ``--exit-zero``) and ``cards`` (the text a person reads during an
 incident).
 
 Exit codes, for every subcommand: 0 clean, 1 findings or problems reported, 2 usage or
