@@ -355,8 +355,15 @@ class CellItem(pytest.Item):
         style: Any = None,
     ) -> str | Any:
         if isinstance(excinfo.value, JobledgerFailure):
+            # The short form `jobledger check` prints: one line of at most 160 characters, so
+            # 200 unsigned cells stay 200 short lines; `pytest -v` prints the whole message.
+            from .reporters.short import fitted
+
             finding = excinfo.value.finding
-            return one_line(f"[{finding.kind.value}] {finding.message}")
+            kind = f"[{finding.kind.value}] "
+            if self.config.getoption("verbose") > 0:
+                return kind + one_line(finding.message)
+            return kind + fitted(finding, len(kind), named=False)
         return super().repr_failure(excinfo, style=style)
 
     def reportinfo(self) -> tuple[Path, int, str]:

@@ -59,6 +59,8 @@ def _content_cache_outside_the_repository(
     os.environ["JOBLEDGER_CACHE_DIR"] = str(tmp_path_factory.mktemp("jobledger-cache"))
     # The cache key too: the session's own, never the user's ~/.cache.
     os.environ.setdefault("JOBLEDGER_KEY_DIR", str(tmp_path_factory.mktemp("jobledger-key")))
+    # And the trails' heads each append keeps: the session's, never the user's ~/.local/state.
+    os.environ.setdefault("JOBLEDGER_STATE_DIR", str(tmp_path_factory.mktemp("jobledger-state")))
     yield
     if before is None:
         os.environ.pop("JOBLEDGER_CACHE_DIR", None)

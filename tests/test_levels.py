@@ -17,6 +17,7 @@ from pytest_jobledger.github.sarif import sarif_log
 from pytest_jobledger.github.summary import counts, render_summary
 from pytest_jobledger.project import Config, config_from_table
 from pytest_jobledger.reporters import get, text
+from pytest_jobledger.reporters.text import VERBOSE, render
 
 MakeFinding = Callable[..., Finding]
 
@@ -32,7 +33,13 @@ def test_text_marks_what_does_not_fail(make_finding: MakeFinding, tmp_path: Path
         leveled(make_finding, Level.WARNING),
         leveled(make_finding, Level.NOTICE),
     ]
-    text = get("text")(findings, Config(root=tmp_path)).splitlines()
+    # By default the known notices are counted, not listed (-v lists them).
+    default = get("text")(findings, Config(root=tmp_path)).splitlines()
+    assert not any(line.startswith("known (") for line in default)
+    assert default[-2] == (
+        "jobledger: 1 failing finding (1 unsigned); 1 warning, 1 known (not failing; -v lists them)"
+    )
+    text = render(findings, Config(root=tmp_path), verbosity=VERBOSE).splitlines()
     assert text[0].startswith("overlays/job_policy.yaml:3: acme.billing.tasks.capture_invoice::")
     # Warnings, then the known notices (a baseline's), each apart and never counted as failing.
     assert text[1] == "warnings (they do not fail):"
@@ -52,12 +59,17 @@ def test_known_cells_of_a_job_with_no_entry_are_one_line_and_no_failure(
         for cell in cells
     ]
     tally = text.Tally(jobs=3, cells=15, signed=10, skipped=0, no_entry=frozenset({known[0].job}))
-    lines = text.render(known, Config(root=tmp_path), tally).splitlines()
-    assert lines == [
+    assert text.render(known, Config(root=tmp_path), tally).splitlines() == [
+        "jobledger: 3 jobs, 10 of 15 cells signed; 5 known (not failing; -v lists them)"
+    ]
+    lines = text.render(known, Config(root=tmp_path), tally, verbosity=text.VERBOSE).splitlines()
+    # -v lists the known items: the job's one line, each of its cells under it.
+    assert lines[:2] == [
         "known (notices, not counted as failures):",
         "t.py:3: notice: acme.billing.tasks.capture_invoice: no entry: 5 cells unsigned",
-        "jobledger: 3 jobs, 10 of 15 cells signed; 5 known (not failing)",
     ]
+    assert len(lines) == 2 + len(cells) + 1
+    assert lines[-1] == "jobledger: 3 jobs, 10 of 15 cells signed; 5 known (not failing)"
 
 
 def test_json_round_trips_the_level(make_finding: MakeFinding) -> None:
@@ -83,8 +95,12 @@ def test_github_commands_sarif_and_summary_follow_the_level(
     assert sorted(levels) == ["error", "note", "warning"]
     assert counts([error, notice, *warnings])["failing-cells"] == 1
     summary = render_summary([error, notice, *warnings])
-    assert "**1 failing** · 1 unsigned jobs · 0 orphans · 12 warnings · 1 notices" in summary
-    assert "### Unsigned cells (14, warning, notice)" in summary
+    assert "**1 failing** · 1 unsigned job · 0 orphans · 12 warnings · 1 notice" in summary
+    # Each level in its own table: what blocks first, warnings, then the known notice collapsed.
+    assert "| Unsigned cells | 1 | 13 |" in summary
+    blocking = summary.index("### Blocking the merge: 1")
+    warned = summary.index("### Warnings (not blocking): 12")
+    assert blocking < warned < summary.index("<details><summary>Known, not blocking")
 
 
 def test_today_is_pinned_by_option_then_environment() -> None:

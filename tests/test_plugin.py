@@ -110,7 +110,9 @@ def test_failures_are_located_plain_text(
     pytester: pytest.Pytester, project: Path, mode: tuple[str, str]
 ) -> None:
     _break_overlay(project)
-    result = _run(pytester, "--jobledger", "-rf", *mode)
+    # -v: the whole message (the default is its short first line, checked in
+    # tests/reporters/test_quiet_check.py).
+    result = _run(pytester, "--jobledger", "-rf", "-v", *mode)
     result.assert_outcomes(passed=12, failed=4)
     assert result.ret == 1
     failed = sorted(
@@ -183,7 +185,7 @@ def test_stale_ledger_fails_the_freshness_item(pytester: pytest.Pytester, projec
     assert main(["extract", "--root", str(project)]) == 0
     ledger = project / "generated" / "job_ledger.json"
     ledger.write_text(ledger.read_text().replace('"queue": "billing"', '"queue": "payments"'))
-    result = _run(pytester, "--jobledger", "-m", "jobledger", "-k", "ledger-fresh")
+    result = _run(pytester, "--jobledger", "-m", "jobledger", "-k", "ledger-fresh", "-v")
     result.assert_outcomes(failed=1, deselected=13)
     result.stdout.fnmatch_lines(
         [

@@ -88,6 +88,7 @@ def append(
     display = _display(path, root)
     with _guard(display, "append to"), locked(path, root=root, timeout=_timeout(timeout)):
         head = _committed_head(path, root)
+        _ignore_itself(path, root)
         fd = _open_log(path, root)
         try:
             count, prev, size = _uncommitted_taken_back(fd, head, display)
@@ -236,6 +237,21 @@ def _read_if_there(path: Path, root: Path) -> bytes | None:
         return read_regular(path, root=root)
     except FileNotFoundError:
         return None
+
+
+#: The local trail's own folder (the default ``audit_log``) and what its ``.gitignore`` says.
+LOCAL_FOLDER = ".jobledger"
+GITIGNORE = "# The local trail of pytest-jobledger's verdicts: never commit it.\n*\n"
+
+
+def _ignore_itself(path: Path, root: Path) -> None:
+    """The local trail's folder ignores itself, as the content cache's does: a ``.gitignore`` of
+    ``*``, written once, so ``git status`` never offers the trail for a commit. A trail
+    configured elsewhere is the team's to place and is left as it is."""
+    folder = path.parent
+    if folder.name != LOCAL_FOLDER or (folder / ".gitignore").exists():
+        return
+    atomic_write(folder / ".gitignore", GITIGNORE, root=root)
 
 
 def _timeout(timeout: float | None) -> float:

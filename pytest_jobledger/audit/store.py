@@ -16,7 +16,8 @@ Every store keeps the same chain (:mod:`.chain`): an event is the same JSON line
   client that skipped the lock cannot fork the chain, and triggers refuse UPDATE, DELETE and
   TRUNCATE. Operators need only INSERT and SELECT (the README's two GRANTs).
 
-A password is never printed: every message names the store by :func:`redact`.
+A password is never printed: every message names the store by :func:`.where.redact`; what a
+value may name, and from which side, is :mod:`.where`'s rule.
 """
 
 from __future__ import annotations
@@ -27,7 +28,6 @@ import urllib.parse
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -56,10 +56,7 @@ from .log import (
     write_new,
 )
 from .verify import Report, check_chain, verify
-
-#: The environment variable that names the store; it wins over ``[tool.jobledger] audit_log``,
-#: so a password lives in the operator's environment, never in ``pyproject.toml``.
-ENV_URL = environment.AUDIT_URL
+from .where import ENV_URL, Target, is_secret_key, target_of
 
 #: The tables' layout; ``audit init`` records it, and a store of a newer layout is refused.
 SCHEMA_VERSION = 1
@@ -67,18 +64,6 @@ SCHEMA_VERSION = 1
 _EVENTS = "jobledger_audit_events"
 _HEAD = "jobledger_audit_head"
 _SCHEMA = "jobledger_audit_schema"
-_POSTGRES_SCHEMES = ("postgresql", "postgres")
-
-
-@dataclass(frozen=True)
-class Target:
-    """A parsed ``audit_log`` value: its kind (``file``, ``sqlite``, ``postgresql``), where it
-    is (a path, or the URL), how messages name it (never with a password), and its origin."""
-
-    kind: str
-    location: str
-    display: str
-    origin: str
 
 
 class Store(ABC):
@@ -128,76 +113,6 @@ def _check_record(record: Mapping[str, Any]) -> None:
     taken = sorted(set(record) & set(CHAIN_KEYS))
     if taken:
         raise ValueError(f"the log writes {', '.join(taken)} itself")
-
-
-# -- the value: a path or a URL -----------------------------------------------------------------
-
-
-def redact(url: str) -> str:
-    """``url`` with any password (in the authority or the query) replaced by ``***``."""
-    try:
-        parts = urllib.parse.urlsplit(url)
-        password = parts.password
-    except ValueError:
-        return url.split("://", 1)[0] + "://(unreadable URL)"
-    netloc = parts.netloc
-    if password is not None:
-        userinfo, _, hostport = netloc.rpartition("@")
-        user = userinfo.split(":", 1)[0]
-        netloc = f"{user}:***@{hostport}"
-    query = urllib.parse.parse_qsl(parts.query, keep_blank_values=True)
-    if any(key == "password" for key, _ in query):
-        query = [(key, "***" if key == "password" else value) for key, value in query]
-    text = urllib.parse.urlunsplit(
-        (parts.scheme, netloc, parts.path, urllib.parse.urlencode(query, safe="*/"), "")
-    )
-    return text
-
-
-def target_of(value: str, *, root: Path, origin: str) -> Target:
-    """What ``value`` names, or a located error saying how to write it. A value from the
-    environment may name a SQLite file anywhere (the operator's machine is trusted); one from
-    ``pyproject.toml`` stays inside the root (a pull request writes that file)."""
-    if "\x00" in value:
-        raise AuditError(f"{origin}: the value holds a NUL byte")
-    if "://" not in value:
-        path = Path(value)
-        if path.is_absolute() or ".." in path.parts:
-            raise AuditError(f"{origin}: {value!r} must be relative to the root and stay inside it")
-        return Target("file", value, os.path.normpath(value).replace(os.sep, "/"), origin)
-    scheme = value.split("://", 1)[0].lower()
-    if scheme == "sqlite":
-        rest = value[len("sqlite://") :]
-        if not rest.startswith("/") or rest == "/":
-            raise AuditError(
-                f"{origin}: write a SQLite store as sqlite:///relative/path.db (three slashes)"
-            )
-        path_text = rest[1:]
-        path = Path(path_text)
-        if path.is_absolute() and origin != ENV_URL:
-            raise AuditError(
-                f"{origin}: an absolute SQLite path belongs in {ENV_URL}; in pyproject.toml "
-                "write sqlite:///relative/path.db inside the root"
-            )
-        if not path.is_absolute() and ".." in path.parts:
-            raise AuditError(
-                f"{origin}: {path_text!r} must stay inside the root: write it relative to the "
-                "root and stay inside it"
-            )
-        return Target("sqlite", path_text, value, origin)
-    if scheme in _POSTGRES_SCHEMES:
-        try:
-            urllib.parse.urlsplit(value).port  # noqa: B018 - a bad port raises here
-        except ValueError as exc:
-            raise AuditError(
-                f"{origin}: {redact(value)} is not a URL: {exc} (so it is not a postgresql:// URL "
-                "jobledger can read)"
-            ) from None
-        return Target("postgresql", value, redact(value), origin)
-    raise AuditError(
-        f"{origin}: {scheme!r} is not a store jobledger knows: give a path, "
-        "sqlite:///relative/path.db or postgresql://user@host/db"
-    )
 
 
 def open_store(audit_log: str, *, root: Path, env: Mapping[str, str] | None = None) -> Store:
@@ -304,9 +219,12 @@ class _SqlStore(Store):
     def _scrub(self, text: str) -> str:
         """A driver's message with the store's password (if any) taken out."""
         with suppress(ValueError):
-            password = urllib.parse.urlsplit(self.target.location).password
-            if password:
-                text = text.replace(password, "***")
+            parts = urllib.parse.urlsplit(self.target.location)
+            query = urllib.parse.parse_qsl(parts.query, keep_blank_values=True)
+            secrets = [value for key, value in query if is_secret_key(key)]
+            for secret in (parts.password, *secrets):
+                if secret:
+                    text = text.replace(secret, "***")
         return text.replace(self.target.location, self.display)
 
     def _version(self, conn: Any) -> int | None:

@@ -19,9 +19,7 @@ as ``cat`` would). A user's mistake is printed as ``path:line: message``, never 
 from __future__ import annotations
 
 import argparse
-import contextlib
 import importlib
-import os
 import sys
 from collections.abc import Iterable, Sequence
 from types import ModuleType
@@ -54,6 +52,11 @@ COMMANDS: tuple[Command, ...] = (
         "check",
         "join the ledger with the overlay and report every unsigned or invalid cell",
         "check",
+    ),
+    Command(
+        "gate",
+        "run pytest --jobledger alone, as the GitHub Action does (no conftest, addopts or plugins)",
+        "gate",
     ),
     Command(
         "stub",
@@ -216,19 +219,21 @@ EXIT_BROKEN_PIPE = 141
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from ..core.text import flush_output, reader_gone
+
     try:
         code = _main(argv)
-        # Flushed here, so a closed pipe is caught below and not reported by the interpreter's
-        # own flush at exit (a traceback-like "Exception ignored" and exit 120).
-        sys.stdout.flush()
-        sys.stderr.flush()
     except SystemExit:  # --help, --version and usage errors: argparse printed, then exited
-        try:
-            sys.stdout.flush()
-        except BrokenPipeError:
+        flush_output()
+        if reader_gone():
             return _reader_gone()
         raise
-    except BrokenPipeError:
+    except BrokenPipeError:  # a write that bypassed the printer
+        return _reader_gone()
+    # Flushed here, so a closed pipe is noted by the printer and not reported by the
+    # interpreter's own flush at exit (a traceback-like "Exception ignored" and exit 120).
+    flush_output()
+    if reader_gone():
         return _reader_gone()
     return code
 
@@ -249,16 +254,13 @@ def _main(argv: Sequence[str] | None) -> int:
 
 
 def _reader_gone() -> int:
-    """Stop quietly: nobody reads what is left. The standard streams point at the null device
-    from here on, so nothing flushed at exit can fail again."""
-    from ..core.atomic import null_device
+    """Stop quietly: nobody reads what is left. The printer (``text.say``) already took each
+    failed write, so the command ran to its end and wrote every file; the standard streams point
+    at the null device from here on, so nothing flushed at exit can fail again."""
+    from ..core.text import reader_went_away
 
-    with contextlib.suppress(OSError, ValueError):  # ValueError: a stream without a descriptor
-        null = null_device()
-        for stream in (sys.stdout, sys.stderr):
-            with contextlib.suppress(OSError, ValueError):
-                os.dup2(null, stream.fileno())
-        os.close(null)
+    for stream in (sys.stdout, sys.stderr):
+        reader_went_away(stream)
     return EXIT_BROKEN_PIPE
 
 

@@ -1,5 +1,6 @@
 """``jobledger audit``: print the trail of verdicts, or ``--verify`` its chain (exit 1 when broken);
-``audit init`` prepares a database store, ``audit copy`` moves a file trail into one.
+``audit init`` prepares a database store and writes any empty trail's identity (its first line),
+``audit copy`` moves a file trail into one.
 
 It reads only the trail (no extraction, no overlay), so it works on a copy of a log from anywhere.
 The trail is the store ``JOBLEDGER_AUDIT_URL`` names, else ``[tool.jobledger] audit_log``. A
@@ -10,7 +11,8 @@ from __future__ import annotations
 
 import argparse
 import json
-from collections.abc import Mapping
+import textwrap
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +21,7 @@ from ..audit.chain import line_sha256
 from ..core import environment
 from ..core.errors import JobledgerError
 from ..core.paths import Shown
-from ..core.text import one_line, say
+from ..core.text import clip, one_line, say
 from .common import config_from_args
 from .options import TEXT_JSON, add_format_argument
 
@@ -75,9 +77,13 @@ def run(args: argparse.Namespace) -> int:
         log = Shown.here(config.root).path(log)
     if args.command == "init":
         say(one_line(f"{log}: {store.init()}"))
+        identity, wrote = audit.identify(store, by="audit init")
+        opened = " (written as its first line)" if wrote else ""
+        say(one_line(f"{log}: the trail's identity is {identity}{opened}"))
         return 0
     if args.verify:
-        return _verify(store.verify(), log, as_json=args.format == "json")
+        report = audit.anchored(store, store.verify())  # and this machine's record of its head
+        return _verify(report, log, as_json=args.format == "json")
     lines = store.lines()
     if args.job is not None:
         lines = [line for line in lines if line.record and line.record.get("job") == args.job]
@@ -100,12 +106,53 @@ def run(args: argparse.Namespace) -> int:
         return 0
     if not lines:
         say(one_line(f"{log}: no verdicts recorded" + (f" for {args.job}" if args.job else "")))
-    for line in lines:
-        text = entry_line(line.number, line.record)
-        if not line.committed:
-            text += "  (not committed: no verdict was given; the next append takes it back)"
-        say(one_line(text))
+    for text in listing(lines):
+        say(text)
     return 0
+
+
+#: The widest a listing's line grows (a job id past :data:`JOB_WIDTH` is clipped in its column;
+#: ``--json`` has every field whole).
+WIDTH = 120
+JOB_WIDTH = 56
+
+
+def listing(lines: Sequence[Any]) -> list[str]:
+    """The trail as aligned columns (line, time, answer, action, job, actor), each line at most
+    :data:`WIDTH` characters; a verdict's reasons on indented lines under it."""
+    rows = [(line, entry_fields(line.number, line.record)) for line in lines]
+    widths = [
+        max((len(fields[column]) for _, fields in rows if len(fields) > column), default=0)
+        for column in range(5)
+    ]
+    widths[4] = min(widths[4], JOB_WIDTH)
+    out: list[str] = []
+    for line, fields in rows:
+        if len(fields) == 1:
+            out.append(one_line(fields[0]))
+            continue
+        head = [
+            fields[0].rjust(widths[0]),
+            *(f.ljust(w) for f, w in zip(fields[1:4], widths[1:4], strict=True)),
+        ]
+        head.append(clip(fields[4], JOB_WIDTH).ljust(widths[4]))
+        mark = [] if line.committed else ["(not committed: no verdict was given)"]
+        out.append(one_line("  ".join([*head, *fields[5:6], *mark])).rstrip())
+        notes = fields[6:]
+        if not line.committed:
+            notes = [*notes, "the next append takes this line back"]
+        indent = " " * (widths[0] + 2)
+        for note in notes:
+            out.extend(
+                textwrap.wrap(
+                    one_line(note),
+                    WIDTH,
+                    initial_indent=indent,
+                    subsequent_indent=indent + "  ",
+                    break_long_words=True,
+                )
+            )
+    return out
 
 
 def _copy(audit_log: str, root: Path, to: str | None) -> int:
@@ -120,7 +167,9 @@ def _copy(audit_log: str, root: Path, to: str | None) -> int:
             raise JobledgerError(f"audit copy: give --to URL or set {audit.ENV_URL}")
         target = audit.open_store(audit_log, root=root)
     else:
-        target = audit.store_for(audit.target_of(to, root=root, origin="--to"), root=root)
+        target = audit.store_for(
+            audit.target_of(to, root=root, origin="--to", operator=True), root=root
+        )
     if (target.target.kind, target.target.location) == (source.target.kind, audit_log):
         raise JobledgerError(f"audit copy: {target.display} is the trail itself")
     before = source.verify()
@@ -147,12 +196,16 @@ def _copy(audit_log: str, root: Path, to: str | None) -> int:
     return 0
 
 
-def entry_line(number: int, record: Mapping[str, Any] | None) -> str:
-    """``12 2025-06-01T09:30:00.000Z blocked bulk-retry x4000 <job> by alice ...``: one verdict."""
+def entry_fields(number: int, record: Mapping[str, Any] | None) -> list[str]:
+    """One verdict's columns: line, time, answer, action, job, actor; then its notes (approver,
+    ticket, reasons). A line that is no record is one field."""
     if record is None:
-        return f"{number:>4}  (not an audit record: run `jobledger audit --verify`)"
+        return [f"{number:>4}  (not an audit record: run `jobledger audit --verify`)"]
+    if record.get("event") == "trail":  # the trail's identity: no job, no actor
+        opened = f"TRAIL {record.get('trail_id', '?')} opened by {record.get('opened_by', '?')}"
+        return [one_line(f"{number:>4}  {record.get('time', '?')}  {opened}")]
     count = record.get("count")
-    parts = [
+    fields = [
         f"{number:>4}",
         str(record.get("time", "?")),
         _answer(record),
@@ -162,10 +215,11 @@ def entry_line(number: int, record: Mapping[str, Any] | None) -> str:
         str(record.get("job", "?")),
         f"by {record.get('actor', '?')}",
     ]
+    notes = []
     if record.get("approved_by"):
-        parts.append(f"approved-by {record['approved_by']} (self-reported)")
+        notes.append(f"approved-by {record['approved_by']} (self-reported)")
     if record.get("ticket"):
-        parts.append(f"ticket {record['ticket']}")
+        notes.append(f"ticket {record['ticket']}")
     reasons = [
         reason
         for key in ("blockers", "review")
@@ -173,12 +227,14 @@ def entry_line(number: int, record: Mapping[str, Any] | None) -> str:
         for reason in record[key]
     ]
     if reasons:
-        parts.append("(" + ", ".join(str(reason) for reason in reasons) + ")")
-    return one_line("  ".join(parts))
+        notes.append("(" + ", ".join(str(reason) for reason in reasons) + ")")
+    if notes:
+        fields.append("; ".join(notes))
+    return [one_line(field) for field in fields]
 
 
 def _answer(record: Mapping[str, Any]) -> str:
-    """What the line says: a verdict's answer, or the kind of event (issue 22) and its result."""
+    """What the line says: a verdict's answer, or the kind of event and its result."""
     kind = record.get("event", "verdict")
     if kind == "plan":
         return f"PLAN {str(record.get('plan_sha256', '?'))[:12]}"
@@ -187,6 +243,10 @@ def _answer(record: Mapping[str, Any]) -> str:
         return f"APPROVAL-CHECK {state} {record.get('principal') or ''}".rstrip()
     if kind == "reconciliation":
         return f"RECONCILED {str(record.get('outcome', '?')).upper()}"
+    if kind == "observation":
+        return f"OBSERVED {record.get('command', '?')}"
+    if kind == "refusal":
+        return "REFUSED"
     return str(record.get("verdict", "?")).upper()
 
 

@@ -103,6 +103,16 @@ def run(args: argparse.Namespace) -> int:
     if old is not None and old.text == text:
         say(f"jobledger: {display} is up to date ({_entries(len(new.entries))})")
         return _not_baselined(left)
+    if not args.check:
+        # Written before a line says so: "wrote" is only ever printed about a file on disk.
+        try:
+            atomic_write(config.baseline_path, text, root=config.root)
+        except OSError as error:
+            raise JobledgerError(
+                f"cannot write the baseline ({error.strerror or error}); the previous file is "
+                "unchanged",
+                path=display,
+            ) from None
     verb = "would change" if args.check else "wrote"
     say(
         f"jobledger: {verb} {display}: {_entries(len(new.entries))} "
@@ -113,14 +123,6 @@ def run(args: argparse.Namespace) -> int:
     if args.check:
         say("jobledger: run `jobledger baseline` to write it")
         return 1
-    try:
-        atomic_write(config.baseline_path, text, root=config.root)
-    except OSError as error:
-        raise JobledgerError(
-            f"cannot write the baseline ({error.strerror or error}); the previous file is "
-            "unchanged",
-            path=display,
-        ) from None
     if not new.entries:
         say(f"jobledger: the baseline is empty: every known failure is fixed; {display} may go")
     return _not_baselined(left)

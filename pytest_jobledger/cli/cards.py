@@ -17,10 +17,11 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from ..core.paths import Shown
+from ..core.redact import redact
 from ..core.text import clip, one_line
 from ..findings import Finding
 from ..gate.committed import COMMITTED, Snapshot
-from ..verdict import Evidence, Fact, JobFacts, Reason, Verdict
+from ..verdict import Evidence, Fact, JobFacts, Reason, Verdict, tiers
 from ..verdict.quality import quality_lines
 
 #: How much of a value a card shows on one line.
@@ -102,7 +103,8 @@ def job_card(snapshot: Snapshot, facts: JobFacts) -> list[str]:
     lines.append(one_line(f"Ledger row (read from the code at {shown.location(job.location)}):"))
     extra = []
     if job.docstring is not None:
-        extra.append(Fact("docstring", job.docstring, Evidence.SOURCE, job.location))
+        docstring = redact(job.docstring, job.location)
+        extra.append(Fact("docstring", docstring, Evidence.SOURCE, job.location))
     if job.options:
         extra.append(Fact("options", dict(job.options), Evidence.SOURCE, job.location))
     lines.extend(fact_lines([*facts.ledger, *extra], shown))
@@ -125,8 +127,10 @@ def job_card(snapshot: Snapshot, facts: JobFacts) -> list[str]:
 
 
 def verdict_card(verdict: Verdict, audit: str, shown: Shown | None = None) -> list[str]:
-    """The answer first, then blockers, review items, the evidence, the next actions, the trail
-    (each place from the current folder, with ``shown``)."""
+    """The whole response minimum, in this order: the answer, the blockers (and review items),
+    the tier and what it required, idempotency (technical and business), the bounded retry, the
+    reconciliation, the evidence with its quality, the control results, the audit event, the next
+    actions and the open questions (each place from the current folder, with ``shown``)."""
     request = verdict.request
     count = ""
     if request.count is not None:
@@ -134,14 +138,131 @@ def verdict_card(verdict: Verdict, audit: str, shown: Shown | None = None) -> li
     lines = [
         one_line(f"{verdict.answer.value.upper()}: {request.action.value}{count} of {request.job}")
     ]
-    lines.extend(reason_lines("Blockers", verdict.blockers))
+    if verdict.blockers:
+        lines.extend(reason_lines("Blockers", verdict.blockers))
+    else:
+        lines.append("Blockers: none")
     lines.extend(reason_lines("Review", verdict.review))
+    lines.extend(_tier_lines(verdict))
+    lines.extend(_particulars(verdict, shown))
     lines.append("Evidence (source: the code; signed: a person's claim; self-reported: as typed):")
     lines.extend(fact_lines(verdict.facts, shown))
     lines.extend(quality_lines(verdict.facts))
+    lines.extend(_control_lines(verdict))
+    lines.append(one_line(f"Audit: {audit}"))
     lines.append("Next:")
     lines.extend(
         one_line(f"  {number}. {step}") for number, step in enumerate(verdict.next_actions, 1)
     )
-    lines.append(one_line(f"Audit: {audit}"))
+    if verdict.open_questions:
+        lines.append("Open questions:")
+        lines.extend(one_line(f"  - {question}") for question in verdict.open_questions)
+    return lines
+
+
+def _fact(verdict: Verdict, name: str) -> Fact | None:
+    return next((fact for fact in verdict.facts if fact.name == name), None)
+
+
+def _said(fact: Fact | None, shown: Shown | None = None) -> str:
+    """A fact in a few words: its value and where it comes from, or why it is missing."""
+    if fact is None:
+        return "not read"
+    if fact.value is None or fact.evidence in (Evidence.MISSING, Evidence.SUSPECT):
+        why = fact.note or "not given"
+        return f"not usable ({fact.evidence.value}: {why})"
+    where = fact.where if fact.where is None or shown is None else shown.location(fact.where)
+    return f"{show_value(fact.value)} [{fact.evidence.value}{f' {where}' if where else ''}]"
+
+
+def _tier_lines(verdict: Verdict) -> list[str]:
+    tier = verdict.tier
+    if tier is None:
+        return []
+    request = verdict.request
+    lines = [one_line(f"Tier: {tier.level.value} ({tier.why()}); it requires:")]
+    approval = request.approval
+    rollback = _fact(verdict, "rollback")
+    for wanted in tier.requires():
+        if wanted == tiers.PLAN:
+            if approval is None:
+                state = "not given (--approval)"
+            elif approval.verified:
+                state = (
+                    f"met: {approval.principal} of {approval.rotation} signed {approval.signature}"
+                )
+            else:
+                state = "refused (see Blockers)"
+        elif wanted == tiers.CREDENTIAL:
+            state = "the operator obtains it (see Next); jobledger holds none"
+        elif wanted == tiers.ROLLBACK:
+            signed = rollback is not None and rollback.evidence is Evidence.SIGNED
+            state = f"met: signed at {rollback.where}" if signed and rollback else "missing"
+        elif wanted == tiers.TRAIL:
+            problem = request.trail_problem
+            state = "met: the chain and head verify" if problem is None else f"broken: {problem}"
+        else:
+            state = "met"
+        lines.append(one_line(f"  - {wanted}: {state}"))
+    return lines
+
+
+def _particulars(verdict: Verdict, shown: Shown | None) -> list[str]:
+    """Idempotency (technical and business), the bounded retry and the reconciliation, each in
+    one line: the facts the evidence below lists, read for what they mean to this request."""
+    request = verdict.request
+    guard = _fact(verdict, "dedupe_guard")
+    guarded = guard is not None and guard.evidence is Evidence.SIGNED
+    technical = _said(_fact(verdict, "idempotent"), shown)
+    lines = [
+        one_line(
+            f"Idempotency: technical {technical}"
+            + (
+                f", guarded by dedupe_guard {_said(guard, shown)}"
+                if guarded
+                else ", no dedupe_guard"
+            )
+            + f"; business {_said(_fact(verdict, 'business_idempotent'), shown)}"
+        )
+    ]
+    limit = _fact(verdict, "bulk_retry_limit")
+    limit_text = (
+        _said(limit, shown)
+        if limit is not None and limit.value is not None
+        else (limit.note.split("; ")[-1] if limit is not None and limit.note else "not read")
+    )
+    past = request.history
+    ticket = "this ticket" if request.ticket else "no ticket"
+    lines.append(
+        one_line(
+            f"Bounded retry: max_retries {_said(_fact(verdict, 'max_retries'), shown)}; "
+            f"{request.count or 1} job(s) asked; bulk_retry_limit {limit_text}; "
+            f"{past.approved} approved before on {ticket}"
+        )
+    )
+    lines.append(
+        one_line(
+            f"Reconciliation: {_said(_fact(verdict, 'reconciliation'), shown)}; "
+            f"{past.pending} approved batch(es) on {ticket} not yet reconciled"
+        )
+    )
+    return lines
+
+
+def _control_lines(verdict: Verdict) -> list[str]:
+    """Every rule as a control: how many passed, and each one that found something."""
+    results: dict[str, list[str]] = {}
+    for control in verdict.controls:
+        results.setdefault(control.result, []).append(control.rule)
+    if not verdict.controls:
+        return []
+    summary = ", ".join(
+        f"{len(results[result])} {result}"
+        for result in ("passed", "blocked", "review", "not applicable")
+        if result in results
+    )
+    lines = [f"Controls ({len(verdict.controls)} rules): {summary}"]
+    for result in ("blocked", "review"):
+        if result in results:
+            lines.append(one_line(f"  {result}: {', '.join(results[result])}"))
     return lines

@@ -20,6 +20,7 @@ from ..reporters.terminal import use_color
 from ..session import Session
 from .common import add_cache_argument, config_from_args
 from .options import add_format_argument, note
+from .selection import add_selection_arguments, selected
 
 NAME = "check"
 HELP = "join the ledger with the overlay and report every unsigned or invalid cell"
@@ -36,6 +37,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     add_gate_arguments(parser)
     add_cache_argument(parser)
+    add_selection_arguments(parser)
 
 
 def add_gate_arguments(parser: argparse.ArgumentParser) -> None:
@@ -59,11 +61,12 @@ def run(args: argparse.Namespace) -> int:
     for check in result.checks:
         if check.job == STATUS_JOB and check.skipped is not None:
             note(args, f"jobledger: {check.skipped}")
+    findings = selected(result.findings, args)
     to_file = args.output not in (None, "-")
     if args.format == "text":
         verbosity = text.QUIET if args.quiet else text.VERBOSE if args.verbose else text.NORMAL
         output = text.render(
-            result.findings,
+            findings,
             config,
             text.Tally.of(result, config),
             verbosity=verbosity,
@@ -71,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
             shown=Shown.here(config.root),
         )
     else:
-        output = reporters.get(args.format)(result.findings, config)
+        output = reporters.get(args.format)(findings, config)
     if to_file:
         _write_report(Path(args.output), output, config)
         note(args, f"jobledger: wrote {Path(args.output)}")
@@ -79,7 +82,8 @@ def run(args: argparse.Namespace) -> int:
         say_commands(output)  # workflow commands we mean, escaped by github/commands
     else:
         say(output, end="")
-    return 1 if result.failed else 0
+    failed = any(finding.level.fails for finding in findings)
+    return 1 if failed and not args.exit_zero else 0
 
 
 def _write_report(path: Path, output: str, config: Config) -> None:

@@ -16,6 +16,7 @@ from ..session import Session
 from ..verdict import JobFacts, from_snapshot
 from .cards import ledger_line, overlay_line
 from .common import config_from_args
+from .observations import observed
 from .options import TEXT_JSON, add_format_argument
 
 NAME = "list"
@@ -33,8 +34,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    snapshot = Session.open(config_from_args(args), baseline=False).committed_view
+    config = config_from_args(args)
+    snapshot = Session.open(config, baseline=False).committed_view
     rows = [row for row in job_rows(snapshot) if _wanted(row, args)]
+    filters = {"unsigned": bool(args.unsigned), "queue": args.queue, "owner": args.owner}
+    observed(config, snapshot, args, command="list", job=None, filters=filters, shown=len(rows))
     if args.format == "json":
         document = {**sources_json(snapshot), "jobs": rows}
         say(json.dumps(document, indent=2, sort_keys=True) + "\n", end="")

@@ -65,8 +65,8 @@ def add_output_arguments(parser: argparse.ArgumentParser) -> None:
         "--verbose",
         action="store_true",
         default=argparse.SUPPRESS,
-        help="say more where a command has more to say (check: list every cell of a job with "
-        "no entry)",
+        help="say more where a command has more to say (check: the known items, every cell of "
+        "a job with no entry, each finding's whole message)",
     )
     parser.add_argument(
         "-q",

@@ -58,17 +58,15 @@ class TerminalProgress:
         self.last = now
         line = _line(files, read, parsed, jobs)
         if self.forced and not _is_terminal(self.stream):
-            say(line + "\n", self.stream, end="")
+            say(line + "\n", self.stream, end="", flush=True)
             self.written = line
         else:
-            say("\r\x1b[K" + line, self.stream, end="")
+            say("\r\x1b[K" + line, self.stream, end="", flush=True)
             self.shown = True
-        self.stream.flush()
 
     def done(self) -> None:
         if self.shown:
-            say("\r\x1b[K", self.stream, end="")
-            self.stream.flush()
+            say("\r\x1b[K", self.stream, end="", flush=True)
             self.shown = False
 
     def finish(self, *, jobs: int) -> None:
@@ -79,8 +77,7 @@ class TerminalProgress:
         files, read, parsed, _ = self.counts
         line = _line(files, read, parsed, jobs)
         if line != self.written:
-            say(line + "\n", self.stream, end="")
-            self.stream.flush()
+            say(line + "\n", self.stream, end="", flush=True)
             self.written = line
 
 

@@ -18,6 +18,7 @@ from typing import Any
 from .. import __version__
 from ..audit import Since
 from ..core.errors import JobledgerError
+from ..core.redact import redact
 from ..core.text import one_line, say
 from ..session import Session
 from ..verdict.approval import changed_by, history
@@ -93,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
         "job": args.job,
         "ticket": ticket,
         "outcome": args.outcome,
-        "evidence": evidence,
+        "evidence": redact(evidence, "--evidence"),
         "batches": past.pending,
         "version": __version__,
     }

@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import argparse
 import json
+from typing import Any
 
+from ..core.redact import redact
 from ..core.text import say
 from ..session import Session
+from ..verdict import JobFacts
 from .cards import job_card
 from .common import config_from_args, find_job
 from .listing import sources_json
+from .observations import observed
 from .options import TEXT_JSON, add_format_argument
 
 NAME = "show"
@@ -21,14 +25,24 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_format_argument(parser, TEXT_JSON)
 
 
+def minimised_row(facts: JobFacts) -> dict[str, Any]:
+    """The ledger row as ``--json`` shows it: its docstring through the one redaction step."""
+    row = facts.job.to_json()
+    if isinstance(row.get("docstring"), str):
+        row["docstring"] = redact(row["docstring"], facts.job.location)
+    return row
+
+
 def run(args: argparse.Namespace) -> int:
-    snapshot = Session.open(config_from_args(args), baseline=False).committed_view
+    config = config_from_args(args)
+    snapshot = Session.open(config, baseline=False).committed_view
     facts = find_job(snapshot, args.job)
+    observed(config, snapshot, args, command="show", job=facts.job.id, filters={}, shown=1)
     if args.format == "json":
         document = {
             **sources_json(snapshot),
             "job": facts.job.id,
-            "row": facts.job.to_json(),
+            "row": minimised_row(facts),
             "facts": [fact.to_json() for fact in (*facts.ledger, *facts.cells.values())],
             "findings": [finding.to_json() for finding in facts.failing],
             "signed": facts.gate_passes,

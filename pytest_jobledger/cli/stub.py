@@ -20,7 +20,7 @@ from collections.abc import Callable
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from ..core.atomic import locked
+from ..core.atomic import atomic_write, locked
 from ..core.errors import OverlayError
 from ..core.paths import Shown
 from ..core.text import one_line, say
@@ -232,9 +232,31 @@ def _stub_locked(args: argparse.Namespace, config: Config, ledger: Ledger) -> in
                 path=label,
             ) from None
     report(result, shown, check=False)
+    if result.changed and not config.files.schema_url and (text is None or is_empty_overlay(text)):
+        _write_missing_schema(config)
     if nothing and memo is not None:
         memo.record()
     return 0
+
+
+def _write_missing_schema(config: Config) -> None:
+    """A new overlay's ``$schema`` line names the configured schema file: write it when it is
+    not there yet, so an editor finds what the line points at (``jobledger schema`` rewrites
+    it after a configuration change)."""
+    from ..overlay.schema import render_schema
+
+    path = config.schema_path
+    if path.exists() or path.is_symlink():
+        return
+    shown = Shown.here(config.root).path(config.display(path))
+    try:
+        atomic_write(
+            path, render_schema(config.cells.vocabulary, config.cells.blocked), root=config.root
+        )
+    except OSError as error:
+        say(one_line(f"{shown}: not written ({error.strerror or error}); run `jobledger schema`"))
+        return
+    say(one_line(f"{shown}: wrote the schema the overlay's $schema line names"))
 
 
 def _memo(

@@ -22,6 +22,7 @@ import datetime
 import getpass
 import json
 import os
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -37,9 +38,12 @@ from ..session import Session
 from ..verdict import Action, Answer, JobFacts, Request, Verdict, decide
 from ..verdict import plan as plans
 from ..verdict.approval import ApprovalCheck, changed_by, check, history
+from ..verdict.approvers import at_base, default_base
+from ..verdict.tiers import tier_of
 from .cards import verdict_card
 from .common import config_from_args, find_job
 from .listing import sources_json
+from .observations import refused
 from .options import TEXT_JSON, add_format_argument
 
 NAME = "verdict"
@@ -73,7 +77,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--ticket", metavar="REF", help="the incident or change ticket")
     parser.add_argument("--actor", metavar="NAME", help="who asks (default: the OS user)")
     add_format_argument(parser, TEXT_JSON)
-    # -- issue 22: plans and signed approvals (kept in one block) ---------------------------------
+    # -- plans and signed approvals (kept in one block) -------------------------------------------
     parser.add_argument(
         "--plan",
         action="store_true",
@@ -86,26 +90,59 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="the approver's signature of the plan (plan.json.sig, from ssh-keygen -Y sign -n "
         "jobledger-approval), checked against allowed_signers",
     )
+    parser.add_argument(
+        "--base",
+        metavar="REF",
+        help="with --approval: read allowed_signers and the roster as committed at REF, not from "
+        "the checkout (default in CI: origin/$GITHUB_BASE_REF); keys or members the checkout "
+        "adds are named in a warning and approve nothing",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
-    request = _request(args)
-    _plan_options(args)
     config = config_from_args(args)
-    session = Session.open(config, baseline=False)
-    snapshot = session.committed_view
-    facts = find_job(snapshot, args.job)
+    known = False
+    try:
+        request = _request(args)
+        _plan_options(args)
+        session = Session.open(config, baseline=False)
+        snapshot = session.committed_view
+        facts = find_job(snapshot, args.job)
+        known = True
+        return _answer(args, config, session, snapshot, facts, request)
+    except audit.AuditError:
+        raise  # the trail is what failed: there is nowhere to record the refusal
+    except JobledgerError as error:
+        refused(config, args, error, known=known)
+        raise
+
+
+def _answer(
+    args: argparse.Namespace,
+    config: Config,
+    session: Session,
+    snapshot: Snapshot,
+    facts: JobFacts,
+    request: Request,
+) -> int:
+    """The verdict (or the plan) of a request the tool accepted, recorded before it is shown."""
     store = open_trail(config)
-    records = trail_records(store)
+    lines = _read_trail(store)
+    records = [(line.number, line.record) for line in lines if line.committed]
     past = history(records, request.job, request.ticket)
-    request = dataclasses.replace(request, history=past)
+    request = dataclasses.replace(
+        request, history=past, trail_problem=trail_problem(store, facts, request)
+    )
     now = plans.clock(session.today, pinned=bool(environment.read(environment.TODAY).strip()))
     derived = derive_plan(snapshot, request, now, trail_lines=len(records))
+    derived = dataclasses.replace(
+        derived, trail=audit.identity_of(lines), trail_head=audit.head_of(lines)
+    )
     read = audit.Since(len(records), changed_by(records, request.job, request.ticket))
     if args.plan:
         return _write_plan(args, store, derived, decide(facts, request), snapshot, read)
     if args.approval is not None:
-        approval = _check(args.approval, derived, now, session, facts, past)
+        approval = _check(args.approval, derived, now, session, facts, past, args.base)
         request = dataclasses.replace(request, approval=approval)
         digest = approval.plan_sha256
         read = audit.Since(len(records), changed_by(records, request.job, request.ticket, digest))
@@ -142,11 +179,43 @@ def open_trail(config: Config) -> audit.Store:
 
 def trail_records(store: audit.Store) -> list[tuple[int, Any]]:
     """Every committed line of the trail as ``(line, record)``, read before the decision."""
+    return [(line.number, line.record) for line in _read_trail(store) if line.committed]
+
+
+def _read_trail(store: audit.Store) -> list[audit.Line]:
     try:
-        lines = store.lines()
+        return store.lines()
     except audit.AuditError as exc:
         raise _no_answer(exc, store.display) from exc
-    return [(line.number, line.record) for line in lines if line.committed]
+
+
+def _in_new_trail(store: audit.Store, plan: plans.Plan) -> plans.Plan:
+    """``plan`` for a trail that had no line: the trail's identity written first, then named."""
+    try:
+        audit.identify(store, by="verdict --plan")
+    except audit.AuditError as exc:
+        raise _no_answer(exc, store.display) from exc
+    lines = [line for line in _read_trail(store) if line.committed]
+    return dataclasses.replace(
+        plan,
+        trail=audit.identity_of(lines),
+        trail_head=audit.head_of(lines),
+        trail_lines=len(lines),
+    )
+
+
+def trail_problem(store: audit.Store, facts: JobFacts, request: Request) -> str | None:
+    """Why the trail is not intact, for a tier that fails closed without one (``None``: intact,
+    or a tier that does not ask)."""
+    if not tier_of(facts, request.action).needs_trail:
+        return None
+    try:
+        report = store.verify()
+    except audit.AuditError as exc:
+        return exc.message
+    if report.ok:
+        return None
+    return f"line {report.broken}: {report.reason}" if report.broken else report.reason
 
 
 def recorded(store: audit.Store, record: dict[str, Any], *, expect: audit.Since) -> audit.Line:
@@ -217,6 +286,8 @@ def _write_plan(
             say(text)
         say("No plan was written: resolve every blocker first; a signature cannot approve them.")
         return EXIT_CODES[verdict.answer]
+    if plan.trail is None:  # a plan names its trail: an empty one gets its identity first
+        plan = _in_new_trail(store, plan)
     path = Path(args.output)
     request = verdict.request
     line = recorded(
@@ -230,6 +301,7 @@ def _write_plan(
             "overlay_entry_sha256": plan.overlay_entry_sha256,
             "created": plan.created,
             "expires": plan.expires,
+            "trail_head": plan.trail_head,
             # blocked only by a mismatch, which this plan, once signed, answers
             "verdict": "needs-review" if verdict.answer is Answer.BLOCKED else verdict.answer.value,
         },
@@ -272,25 +344,39 @@ def _check(
     session: Session,
     facts: JobFacts,
     past: Any,
+    base: str | None = None,
 ) -> ApprovalCheck:
     config = session.config
     owner = facts.signed("paging_owner")
     owner = owner if isinstance(owner, str) else None
     roster = session.readings.roster
+    allowed_text: str | None = None
+    allowed_display = (
+        config.display(config.allowed_signers_path)
+        if config.allowed_signers_path is not None
+        else "allowed_signers"
+    )
+    roster_display = roster.path if roster is not None else None
+    ref = default_base(base, os.environ)
+    if ref is not None and config.allowed_signers_path is not None:
+        approvers = at_base(config, ref, roster)  # never the checkout's: a PR adds no approver
+        for warning in approvers.warnings:
+            say(one_line(f"jobledger: warning: {warning}"), file=sys.stderr)
+        allowed_text, allowed_display = approvers.allowed_text, approvers.allowed_display
+        roster, roster_display = approvers.roster, approvers.roster_display
     members = roster.members.get(owner) if roster is not None and owner is not None else None
     return check(
         signature=Path(signature),
         derived=derived,
         now=now,
         allowed_signers=config.allowed_signers_path,
-        allowed_display=config.display(config.allowed_signers_path)
-        if config.allowed_signers_path is not None
-        else "allowed_signers",
+        allowed_display=allowed_display,
         root=config.root,
         owner=owner,
         members=members,
-        roster_display=roster.path if roster is not None else None,
+        roster_display=roster_display,
         history=past,
+        allowed_text=allowed_text,
     )
 
 
@@ -335,6 +421,7 @@ def audit_record(verdict: Verdict, snapshot: Snapshot) -> dict[str, Any]:
         "approved_by": request.approved_by,
         "ticket": request.ticket,
         "verdict": verdict.answer.value,
+        "tier": verdict.tier.level.value if verdict.tier is not None else None,
         "blockers": [reason.name for reason in verdict.blockers],
         "review": [reason.name for reason in verdict.review],
         "ledger": config.ledger_display,

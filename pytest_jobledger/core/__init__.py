@@ -8,7 +8,8 @@
   the one low-level read of a file's bytes;
 - ``atomic``: the one writer (atomic, durable, never through a symlink or into ``.git``);
 - ``environment``: every ``JOBLEDGER_*`` variable, named and read here only;
-- ``trace``: a note of each reading a session makes, for the suite.
+- ``trace``: a note of each reading a session makes, for the suite;
+- ``redact``: the one redaction step every docstring and cell text passes before it is shown.
 
 ``git.py`` and ``programs.py`` (the one program runner) stay at the package's top level: the
 repository's boundary check looks for git being started in ``pytest_jobledger/git.py`` alone.

@@ -16,6 +16,9 @@ AUDIT_URL = "JOBLEDGER_AUDIT_URL"
 CACHE_DIR = "JOBLEDGER_CACHE_DIR"
 #: The folder of the cache's signing key (default: the user's cache folder).
 KEY_DIR = "JOBLEDGER_KEY_DIR"
+#: The folder that keeps the head of every trail this machine appended to (default: the user's
+#: state folder), which ``audit --verify`` compares.
+STATE_DIR = "JOBLEDGER_STATE_DIR"
 #: The day reviews are dated against (``YYYY-MM-DD``), after ``--today``.
 TODAY = "JOBLEDGER_TODAY"
 #: A file each reading a session makes is noted in (how the suite counts readings).
@@ -23,8 +26,19 @@ TRACE = "JOBLEDGER_TRACE"
 #: The Action's inputs, handed to its pytest run.
 SARIF_FILE = "JOBLEDGER_SARIF_FILE"
 PYTEST_ARGS = "JOBLEDGER_PYTEST_ARGS"
+ANNOTATIONS = "JOBLEDGER_ANNOTATIONS"
 
-VARIABLES: tuple[str, ...] = (AUDIT_URL, CACHE_DIR, KEY_DIR, TODAY, TRACE, SARIF_FILE, PYTEST_ARGS)
+VARIABLES: tuple[str, ...] = (
+    AUDIT_URL,
+    CACHE_DIR,
+    KEY_DIR,
+    STATE_DIR,
+    TODAY,
+    TRACE,
+    SARIF_FILE,
+    PYTEST_ARGS,
+    ANNOTATIONS,
+)
 
 
 def read(name: str, environ: Mapping[str, str] | None = None) -> str:

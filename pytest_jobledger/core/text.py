@@ -9,8 +9,10 @@ Every line of human output leaves through :func:`say` (``tests/test_text_channel
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import heapq
+import os
 import re
 import sys
 from collections.abc import Iterable
@@ -52,6 +54,24 @@ def did_you_mean(word: str, options: Iterable[str], *, cutoff: float = 0.6) -> s
     For one word; to ask for many words among the same options, build one :class:`Suggester`.
     """
     return Suggester(options).closest(word, cutoff=cutoff)
+
+
+def dotted_near(word: str, option: str, *, cutoff: float = 0.75) -> bool:
+    """Whether ``option`` is a fitting suggestion for the dotted id ``word``: the same last name
+    (the job moved), or close once the dotted prefix they share is set aside. Two jobs of one
+    module share most of their text, so ``tasks.void_invoice`` is not a typo of
+    ``tasks.refund_invoice`` though the whole ids compare as close."""
+    if word.rpartition(".")[2] == option.rpartition(".")[2]:
+        return True
+    words, options = word.split("."), option.split(".")
+    shared = 0
+    while shared < min(len(words), len(options)) - 1 and words[shared] == options[shared]:
+        shared += 1
+    tail, other = ".".join(words[shared:]), ".".join(options[shared:])
+    return (
+        difflib.SequenceMatcher(None, tail[:COMPARED_CHARS], other[:COMPARED_CHARS]).ratio()
+        >= cutoff
+    )
 
 
 #: Up to this many options, a word is compared with every one of them.
@@ -180,13 +200,61 @@ def say(
     """Write human output (to ``file``, stdout unless given; ``print``'s own names): every line
     made inert first, so a hostile path or id can never begin a workflow command. The one way
     ``cli/`` and ``reporters/`` print."""
-    out = sys.stdout if file is None else file
-    out.write(inert(text + end))
-    if flush:
-        out.flush()
+    _write(sys.stdout if file is None else file, inert(text + end), flush=flush)
 
 
 def say_commands(text: str, stream: TextIO | None = None) -> None:
     """Write workflow commands we mean (``--format github``), each built and escaped by
     :mod:`pytest_jobledger.github.commands`: the one route around :func:`say`."""
-    (sys.stdout if stream is None else stream).write(text)
+    _write(sys.stdout if stream is None else stream, text, flush=False)
+
+
+# -- a reader that goes away never stops a command ----------------------------------------------
+#
+# ``jobledger baseline | head -3``: once ``head`` has its lines it exits, and the next write to
+# the pipe fails. Were that failure to end the command, a file it writes after printing (or with
+# ``PYTHONUNBUFFERED=1``, after any line) would be lost while the line said "wrote". So the
+# printer takes the failure: the stream's descriptor is pointed at the null device, the command
+# runs to its end and writes every file, and ``jobledger`` then exits 141 (as ``cat`` would).
+
+_gone: list[TextIO] = []
+
+
+def _write(out: TextIO, text: str, *, flush: bool) -> None:
+    try:
+        out.write(text)
+        if flush:
+            out.flush()
+    except BrokenPipeError:
+        reader_went_away(out)
+
+
+def reader_went_away(stream: TextIO) -> None:
+    """The reader of ``stream`` left: what is still written to it goes to the null device, and
+    :func:`reader_gone` says so at the end. Never raises."""
+    from .atomic import null_device  # atomic -> paths; imported here, as text is a leaf
+
+    if stream not in _gone:
+        _gone.append(stream)
+    with contextlib.suppress(OSError, ValueError):  # ValueError: a stream without a descriptor
+        null = null_device()
+        try:
+            os.dup2(null, stream.fileno())
+        finally:
+            os.close(null)
+
+
+def flush_output() -> None:
+    """Flush stdout and stderr; a reader gone by now is noted, not raised."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except BrokenPipeError:
+            reader_went_away(stream)
+            with contextlib.suppress(OSError, ValueError):
+                stream.flush()  # what was buffered goes to the null device now
+
+
+def reader_gone() -> bool:
+    """Whether a reader of this process's output went away (the exit status is then 141)."""
+    return bool(_gone)

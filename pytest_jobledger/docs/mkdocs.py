@@ -8,6 +8,10 @@
 
 The page is the runbook's Markdown (:mod:`pytest_jobledger.reporters.runbook.page`, all repository
 text inert), with every code and signed location linked to its line when ``repo_url`` is set.
+The plugin converts it to HTML itself (Python-Markdown with tables and toc only) and hands MkDocs
+that HTML: the site's Markdown source of the page is a fixed title with no repository text, so
+the site's preprocessors and template plugins (pymdownx snippets, mkdocs-macros, includes) never
+see a docstring or a signed cell, whatever their delimiters are configured to be.
 Anything that keeps ``jobledger render`` from publishing fails the build with the located lines
 ``jobledger check`` prints.
 """
@@ -16,23 +20,37 @@ from __future__ import annotations
 
 import os
 import posixpath
+import re
 from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING
 from urllib.parse import quote, urljoin
 
+import markdown
 from mkdocs.config import config_options
 from mkdocs.config.base import Config as MkDocsOptions
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
-from mkdocs.plugins import BasePlugin
+from mkdocs.plugins import BasePlugin, event_priority
 from mkdocs.structure.files import File, Files
+from mkdocs.structure.pages import Page
+from mkdocs.structure.toc import get_toc
 
 from ..core.errors import JobledgerError
 from ..core.text import inert
 from ..reporters.runbook import page
 from .model import runbook_for
 
+if TYPE_CHECKING:
+    from mkdocs.structure.toc import _TocToken
+
 #: How many blocking lines the build error prints before it says how many more there are.
 SHOWN = 20
+#: The page's Markdown source as the site sees it: no repository text reaches the site's own
+#: Markdown extensions and plugins; the content is replaced by the HTML this plugin built.
+SOURCE = "# Job runbook\n"
+#: The only extensions the page is converted with: what its own markup needs (tables, heading ids).
+EXTENSIONS = ("tables", "toc")
+_ID = re.compile(r'\sid="([^"]+)"')
 
 
 class JobledgerOptions(MkDocsOptions):  # type: ignore[no-untyped-call]
@@ -43,6 +61,9 @@ class JobledgerOptions(MkDocsOptions):  # type: ignore[no-untyped-call]
 
 class JobledgerPlugin(BasePlugin[JobledgerOptions]):  # type: ignore[no-untyped-call]
     """Adds the runbook page to the site's files; fails the build while the runbook is refused."""
+
+    _name: str | None = None
+    _built: _Built | None = None
 
     def on_files(self, files: Files, /, *, config: MkDocsConfig) -> Files:
         name = _page_name(self.config.page)
@@ -60,8 +81,36 @@ class JobledgerPlugin(BasePlugin[JobledgerOptions]):  # type: ignore[no-untyped-
         if docs.book is None:
             raise PluginError(_refusal(docs.blocking))
         link = _linker(config, root)
-        files.append(File.generated(config, name, content=page.render(docs.book, link=link)))
+        self._name = name
+        self._built = _Built.convert(page.render(docs.book, link=link))
+        files.append(File.generated(config, name, content=SOURCE))
         return files
+
+    @event_priority(100)  # first: every other plugin sees the runbook's HTML, not the stand-in's
+    def on_page_content(
+        self, html: str, /, *, page: Page, config: MkDocsConfig, files: Files
+    ) -> str | None:
+        if self._built is None or page.file.src_uri != self._name:
+            return html
+        page.toc = get_toc(self._built.toc)
+        page.present_anchor_ids = set(self._built.ids)
+        return self._built.html
+
+
+class _Built:
+    """The runbook page as HTML, converted here, with its table of contents and its ids."""
+
+    def __init__(self, html: str, toc: list[_TocToken], ids: frozenset[str]) -> None:
+        self.html = html
+        self.toc = toc
+        self.ids = ids
+
+    @classmethod
+    def convert(cls, text: str) -> _Built:
+        converter = markdown.Markdown(extensions=list(EXTENSIONS))
+        html = converter.convert(text)
+        toc: list[_TocToken] = list(getattr(converter, "toc_tokens", []))
+        return cls(html, toc, frozenset(_ID.findall(html)))
 
 
 def _page_name(name: str) -> str:

@@ -9,24 +9,32 @@ The page is built from docutils nodes (sections whose ids are the jobs' anchors,
 text): repository text only ever lands in text nodes, so the writer escapes it, and no raw HTML
 is made. Anything that keeps ``jobledger render`` from publishing is an error located at the
 directive, naming each finding as ``jobledger check`` prints it, so ``sphinx-build -W`` fails.
+
+An incremental build sees what a fresh one sees: the directive records what the page was made
+from (every Python file under the configured ``paths``, the configuration file, the roster, the
+ledger and the overlay: their names, sizes and times), and a page whose inputs differ (a job
+added in an existing file or a new one, a changed roster) is read again (``env-get-outdated``).
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
-from collections.abc import Sequence
+import os
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
 from docutils import nodes
 from docutils.parsers.rst import directives
 from sphinx.application import Sphinx
+from sphinx.environment import BuildEnvironment
 from sphinx.util.docutils import SphinxDirective
 
 from .. import __version__
 from ..core.errors import JobledgerError
 from ..core.text import clip, inert, one_line
-from ..project import RUNBOOK_GROUPS
+from ..project import RUNBOOK_GROUPS, Config
 from ..reporters.markdown import MAX_BLOCK_CHARS, MAX_CELL_CHARS
 from ..reporters.runbook.model import (
     OPTIONAL,
@@ -81,6 +89,7 @@ class JobledgerRunbook(SphinxDirective):
         for path in (docs.config.ledger_path, docs.config.overlay_path):
             if path.is_file():
                 self.env.note_dependency(str(path))
+        _record_inputs(self.env, *_inputs(docs.config))
         if docs.book is None:
             count = len(docs.blocking)
             raise self.error(
@@ -342,6 +351,85 @@ def _cell_lane(cell: PolicyCell) -> nodes.paragraph:
     return _para("fix at ", _literal(cell.location))
 
 
+# -- what a page was made from, so an incremental build sees what a fresh one sees ----------------
+
+#: The attribute of the build environment that holds each page's inputs (pickled with it).
+_ENV_KEY = "jobledger_runbook_inputs"
+
+
+def _inputs(config: Config) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The folders scanned for sources and the single files a page depends on."""
+    folders = tuple(str(config.root / entry) for entry in config.extraction.paths)
+    singles = [config.ledger_path, config.overlay_path]
+    singles += [path for path in (config.source, config.owners_path) if path is not None]
+    return folders, tuple(str(path) for path in singles)
+
+
+def _sources(folders: Iterable[str]) -> Iterator[str]:
+    """Every Python file under ``folders`` (a superset of what extraction reads: excludes are
+    not applied), skipping hidden folders and ``__pycache__``."""
+    for folder in folders:
+        if os.path.isfile(folder):
+            yield folder
+            continue
+        for top, names, files in os.walk(folder):
+            names[:] = sorted(n for n in names if not n.startswith(".") and n != "__pycache__")
+            yield from (os.path.join(top, name) for name in sorted(files) if name.endswith(".py"))
+
+
+def _fingerprint(folders: Iterable[str], files: Iterable[str]) -> str:
+    digest = hashlib.sha256()
+    for path in [*_sources(folders), *files]:
+        try:
+            info = os.stat(path)
+            digest.update(f"{path}\0{info.st_size}\0{info.st_mtime_ns}\n".encode())
+        except OSError:
+            digest.update(f"{path}\0missing\n".encode())
+    return digest.hexdigest()
+
+
+def _record_inputs(env: BuildEnvironment, folders: tuple[str, ...], files: tuple[str, ...]) -> None:
+    """Note what the page being read was made from, with the fingerprint of it now."""
+    recorded: dict[str, list[tuple[tuple[str, ...], tuple[str, ...], str]]] = getattr(
+        env, _ENV_KEY, {}
+    )
+    recorded.setdefault(env.docname, []).append((folders, files, _fingerprint(folders, files)))
+    setattr(env, _ENV_KEY, recorded)
+
+
+def _outdated(
+    app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str], removed: set[str]
+) -> list[str]:
+    """Pages whose runbook inputs changed since they were read."""
+    recorded: dict[str, list[tuple[tuple[str, ...], tuple[str, ...], str]]] = getattr(
+        env, _ENV_KEY, {}
+    )
+    return [
+        docname
+        for docname, states in recorded.items()
+        if docname not in removed
+        and any(_fingerprint(folders, files) != seen for folders, files, seen in states)
+    ]
+
+
+def _purge(app: Sphinx, env: BuildEnvironment, docname: str) -> None:
+    getattr(env, _ENV_KEY, {}).pop(docname, None)
+
+
+def _merge(
+    app: Sphinx, env: BuildEnvironment, docnames: Iterable[str], other: BuildEnvironment
+) -> None:
+    mine = getattr(env, _ENV_KEY, {})
+    theirs = getattr(other, _ENV_KEY, {})
+    for docname in docnames:
+        if docname in theirs:
+            mine[docname] = theirs[docname]
+    setattr(env, _ENV_KEY, mine)
+
+
 def setup(app: Sphinx) -> dict[str, Any]:
     app.add_directive("jobledger-runbook", JobledgerRunbook)
+    app.connect("env-get-outdated", _outdated)
+    app.connect("env-purge-doc", _purge)
+    app.connect("env-merge-info", _merge)
     return {"version": __version__, "parallel_read_safe": True, "parallel_write_safe": True}

@@ -11,7 +11,7 @@ import unicodedata
 from collections.abc import Iterable
 from typing import Any
 
-from ..core.text import Suggester
+from ..core.text import Suggester, dotted_near
 from ..findings import Check, Finding, Kind
 from ..ledger.model import ALL_LEDGER_KEYS, Job
 from ..overlay.cells import DRAFT_KEYS, CellKind, spec_for
@@ -346,4 +346,6 @@ def is_whole_number(value: Any) -> bool:
 
 def _suggest(word: str, options: Suggester) -> str:
     close = options.closest(word, cutoff=0.75)
-    return f" (did you mean {close}?)" if close else ""
+    # Only a job that could be this one, renamed or moved: not a sibling of the same module.
+    fits = close is not None and dotted_near(word, close)
+    return f" (did you mean {close}?)" if fits else ""

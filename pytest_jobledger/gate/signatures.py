@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from ..core.text import did_you_mean
 from ..findings import Check, Finding, Kind
 from ..ledger.model import Job
-from ..overlay.cells import CellSpec
+from ..overlay.cells import CELLS, CellSpec
 from ..overlay.model import Cell
 from ..overlay.roster import Roster
 from ..overlay.values import describe_value
@@ -90,15 +90,18 @@ class Signatures:
         """A text answer that is one of the cell's configured ``allowed`` values."""
         if not spec.allowed or cell.value in spec.allowed:
             return None
+        builtin = CELLS.get(cell.key)
+        own = builtin is None or builtin.allowed != spec.allowed
+        origin = f"set in [tool.jobledger.cells.{cell.key}]" if own else "fixed by the vocabulary"
         return self._fail(
             Kind.NOT_ALLOWED,
             job,
             cell,
             f"Job {job.id}: the {cell.key!r} cell at {self.path}:{cell.value_line} holds "
             f"{describe_value(cell.value)}{_suggest(cell.value, spec.allowed)}, which is not one "
-            f"of its allowed values ({', '.join(repr(v) for v in spec.allowed)}, set in "
-            f"[tool.jobledger.cells.{cell.key}]). Write one of them, or add the new value there "
-            "if the project agreed on it.",
+            f"of its allowed values ({', '.join(repr(v) for v in spec.allowed)}, {origin}). "
+            "Write one of them"
+            + (", or add the new value there if the project agreed on it." if own else "."),
         )
 
     def owner_check(self, job: Job, cell: Cell) -> Check | None:

@@ -131,7 +131,8 @@ def pytest_arguments(
     scratch: Path,
     plugins: Sequence[str] = PLUGINS,
 ) -> list[str]:
-    """The pytest command line for the action's inputs (``ValueError`` on unbalanced quotes).
+    """The pytest command line for the action's inputs (``ValueError`` on unbalanced quotes in
+    ``pytest-args`` or an ``annotations`` value that is not ``changed`` or ``all``).
 
     ``project`` is the working directory the action was given, ``scratch`` the child's own empty
     folder (its current folder, with its ini file and the one path it collects).
@@ -150,7 +151,15 @@ def pytest_arguments(
     sarif = environment.read(environment.SARIF_FILE, environ)
     if sarif:
         args += ["--jobledger-sarif", os.path.join(project, sarif)]
-    user = shlex.split(environment.read(environment.PYTEST_ARGS, environ))
+    mode = environment.read(environment.ANNOTATIONS, environ)
+    if mode:
+        if mode not in ("changed", "all"):
+            raise ValueError(f"annotations: {mode!r} is not 'changed' or 'all'")
+        args.append(f"--jobledger-annotations={mode}")
+    try:
+        user = shlex.split(environment.read(environment.PYTEST_ARGS, environ))
+    except ValueError as error:
+        raise ValueError(f"pytest-args: {error}") from None
     base = pull_request_base(environ, root)
     if base is not None and not any(arg.startswith("--jobledger-base") for arg in user):
         args.append(f"--jobledger-base={base}")
@@ -194,13 +203,18 @@ def child_process(
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    project = Path.cwd()
+    return run_gate(Path.cwd(), argv or ())
+
+
+def run_gate(project: Path, extra: Sequence[str] = ()) -> int:
+    """The gate alone for the project at ``project``, as the action runs it (and ``jobledger
+    gate`` does, so a local run and CI agree): pytest isolated from the project's tests."""
     with tempfile.TemporaryDirectory(prefix="jobledger-", ignore_cleanup_errors=True) as folder:
         scratch = Path(folder).resolve()
         try:
-            child = child_process(os.environ, project, scratch, argv or ())
+            child = child_process(os.environ, project, scratch, extra)
         except ValueError as error:
-            print(one_line(f"jobledger: pytest-args: {error}"), file=sys.stderr)
+            print(one_line(f"jobledger: {error}"), file=sys.stderr)
             return 2
         prepare(scratch)
         print(one_line("jobledger: pytest " + shlex.join(child.pytest_args)), flush=True)

@@ -154,6 +154,39 @@ def changed_lines(
     return None
 
 
+def changed_lines_by_file(
+    context: GitHubContext, root: Path, event: Mapping[str, object] | None = None
+) -> dict[Path, frozenset[int]] | None:
+    """The lines a pull request added or changed in each file (real paths), from one diff of
+    the whole tree; ``None`` when that cannot be told offline (not a pull request, no base
+    commit, a file name git had to quote)."""
+    event = read_event(context.event_path) if event is None else event
+    if not isinstance(event.get("pull_request"), dict):
+        return None
+    repository = _repository(root)
+    if repository is None:
+        return None
+    for ref in base_refs(context, event):
+        trace("git-diff-all-lines")
+        found = repository.diff(["-U0", "--no-color", "--no-renames", f"{ref}...HEAD", "--"])
+        if found is None:
+            continue
+        files: dict[Path, list[str]] = {}
+        current: list[str] | None = None
+        for text in found:
+            if text.startswith("+++ "):
+                name = text[4:]
+                if name.startswith('"'):
+                    return None  # a quoted name: which file it is cannot be told for sure
+                current = None
+                if name.startswith("b/"):
+                    current = files.setdefault((repository.work_tree / name[2:]).resolve(), [])
+            elif current is not None:
+                current.append(text)
+        return {path: _hunk_lines(lines) for path, lines in files.items()}
+    return None
+
+
 def _hunk_lines(diff: list[str]) -> frozenset[int]:
     lines: set[int] = set()
     number = 0

@@ -30,15 +30,25 @@ import pytest
 from ..core.atomic import atomic_write, refusal
 from ..core.errors import JobledgerError
 from ..core.text import one_line
-from ..findings import CHANGES_PROPERTY, FINDING_PROPERTY, ChangeReport, Finding
+from ..findings import CHANGES_PROPERTY, FINDING_PROPERTY, STATUS_JOB, ChangeReport, Finding
 from ..plugin import JobledgerWarning, gate_config, gate_enabled, gate_result
 
 # The reporters (SARIF, the job summary, the runbook rows) are imported when a report is written:
 # pytest loads this plugin in every session, with or without --jobledger.
-from .commands import annotation_lines, display_path, workflow_command
-from .context import GitHubContext, changed_files, changed_lines, read_event, write_outputs
+from .commands import annotation_lines, display_path, real_path, workflow_command
+from .context import (
+    GitHubContext,
+    changed_files,
+    changed_lines,
+    changed_lines_by_file,
+    read_event,
+    write_outputs,
+)
 
 PLUGIN_NAME = "jobledger-github"
+#: ``--jobledger-annotations`` (the action's ``annotations`` input), as reviewdog's
+#: ``filter-mode``: annotate what the pull request changed, or everything.
+ANNOTATION_MODES = ("changed", "all")
 #: The names pytest-github-actions-annotate-failures registers its hooks under.
 OTHER_ANNOTATORS = ("annotate_errors", "annotate_warnings")
 
@@ -56,6 +66,18 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         metavar="PATH",
         default=None,
         help="also write the ledger findings to PATH as SARIF 2.1.0 (for code scanning)",
+    )
+    group.addoption(
+        "--jobledger-annotations",
+        choices=ANNOTATION_MODES,
+        default=None,
+        help="which findings get an annotation on a pull request: 'changed' (the default: those "
+        "on lines it changed, of jobs it changed, and failing status items) or 'all'",
+    )
+    parser.addini(
+        "jobledger_annotations",
+        default="changed",
+        help="as --jobledger-annotations: changed or all",
     )
     parser.addini(
         "jobledger_annotate",
@@ -225,13 +247,62 @@ class GitHubPresenter:
         root = project_root(self.config)
         summary = self.context.step_summary is not None
         see = "the job summary and the pytest output" if summary else "the pytest output"
-        return annotation_lines(
-            self.findings,
+        findings, left = self._annotated(root)
+        lines = annotation_lines(
+            findings,
             root=root,
             workspace=self.context.workspace,
             changed=self._changed_files,
             see=see,
         )
+        if left:
+            noun = "finding is" if left == 1 else "findings are"
+            lines.append(
+                workflow_command(
+                    "notice",
+                    f"{left} jobledger {noun} on lines this pull request did not change and not "
+                    f"annotated (`annotations: all` annotates them); see {see}.",
+                    [("title", "jobledger: findings outside this pull request's changes")],
+                )
+            )
+        return lines
+
+    def _annotated(self, root: Path) -> tuple[set[Finding], int]:
+        """The findings to annotate, and how many were left out: with ``changed`` (the default)
+        on a pull request, those on the lines it changed, of the jobs it changed (a changed
+        registration or entry), and failing status items; everything when the diff cannot be
+        told offline, or with ``all``."""
+        mode = self.config.getoption("jobledger_annotations") or self.config.getini(
+            "jobledger_annotations"
+        )
+        if mode not in ANNOTATION_MODES:
+            raise pytest.UsageError(
+                f"jobledger_annotations must be one of {', '.join(ANNOTATION_MODES)}, "
+                f"not {one_line(str(mode))!r}"
+            )
+        if mode == "all":
+            return self.findings, 0
+        from .runbook import changed_jobs
+
+        lines = changed_lines_by_file(self.context, root, self._event)
+        if lines is None:
+            return self.findings, 0
+        try:
+            result = gate_result(self.config)
+        except JobledgerError:
+            return self.findings, 0
+        jobs = set(
+            changed_jobs(result, gate_config(self.config), self._changed_files, self._changed_lines)
+        )
+
+        def touched(finding: Finding) -> bool:
+            if finding.job == STATUS_JOB:
+                return finding.level.fails
+            path = real_path(finding, root)
+            return finding.job in jobs or (path is not None and finding.line in lines.get(path, ()))
+
+        kept = {finding for finding in self.findings if touched(finding)}
+        return kept, len(self.findings) - len(kept)
 
     # What the pull request changed is read once per session (the payload, then one git diff
     # for the files and one for the overlay's lines), however many presenters ask.

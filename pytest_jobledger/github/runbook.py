@@ -89,7 +89,9 @@ def runbook_section(
             "cells without a signed answer are marked.",
             "",
         ]
-    text = "\n".join(head) + index_table([]) + "\n"
+    # Each line of ``head`` ends with a newline, the last one blank: without that blank line the
+    # table would be read as part of the paragraph or quote above it, and never render.
+    text = "".join(line + "\n" for line in head) + index_table([]) + "\n"
     budget = Budget(limit_bytes, reserve=_RESERVE, used=text)
     if not budget.room:
         return ""

@@ -2,7 +2,8 @@
 
 File locations are relative to the workspace when the project sits inside one (so code scanning,
 which reads paths from the repository root, finds them), else to the project root; either base is
-declared in ``originalUriBaseIds`` as ``%SRCROOT%``.
+declared in ``originalUriBaseIds`` as ``%SRCROOT%``, without a ``uri``: the log names no path of the
+machine that wrote it, so it is byte-identical from any clone.
 """
 
 from __future__ import annotations
@@ -26,6 +27,9 @@ INFORMATION_URI = "https://pypi.org/project/pytest-jobledger/"
 
 #: SARIF's name for each level (SARIF calls a notice a "note").
 SARIF_LEVELS = {Level.ERROR: "error", Level.WARNING: "warning", Level.NOTICE: "note"}
+
+#: What ``%SRCROOT%`` is, in words (it has no ``uri``: see the module's docstring).
+BASE_TEXT = "The root of the checkout: the repository's, or the project's outside a repository."
 
 
 def rule_id(kind: Kind) -> str:
@@ -58,7 +62,9 @@ def sarif_log(
                 "rules": rules,
             }
         },
-        "originalUriBaseIds": {"%SRCROOT%": {"uri": base.resolve().as_uri() + "/"}},
+        # No uri: the base is wherever the repository is checked out (SARIF lets a consumer
+        # resolve it), so the log is the same bytes from any clone and names no machine path.
+        "originalUriBaseIds": {"%SRCROOT%": {"description": {"text": BASE_TEXT}}},
         "results": results,
     }
     return {"$schema": SARIF_SCHEMA, "version": SARIF_VERSION, "runs": [run]}

@@ -44,9 +44,21 @@ def others(findings: Iterable[Finding]) -> dict[Level, int]:
 
 
 def _heading(kind: Kind, rows: list[Finding]) -> str:
-    levels = sorted({f.level for f in rows if not f.level.fails}, key=list(Level).index)
-    marks = "".join(f", {level.value}" for level in levels)
-    return f"{kind.heading} ({len(rows)}{marks})"
+    return f"{kind.heading} ({len(rows)})"
+
+
+def plural(count: int, noun: str, many: str | None = None) -> str:
+    """``1 orphan``, ``2 orphans`` (``many`` when the plural is not ``noun + "s"``)."""
+    return f"{count} {noun if count == 1 else many or noun + 's'}"
+
+
+#: The summary's three groups, in the order a reviewer needs them: what blocks the merge, what
+#: warns, and the known (baselined) notices, collapsed.
+GROUPS = (
+    (Level.ERROR, "Blocking the merge"),
+    (Level.WARNING, "Warnings (not blocking)"),
+    (Level.NOTICE, "Known, not blocking (baselined notices)"),
+)
 
 
 def render_summary(
@@ -103,47 +115,70 @@ def _findings_summary(
         if incomplete is None:
             head += ["All policy cells are signed: no findings.", ""]
         return "\n".join(head)
-    per_kind = Counter(f.kind for f in distinct)
-    extra = "".join(f" · {n} {level.value}s" for level, n in others(distinct).items())
+    per_kind = Counter(f.kind for f in distinct if f.level.fails)
+    known = Counter(f.kind for f in distinct if not f.level.fails)
+    extra = "".join(f" · {plural(n, level.value)}" for level, n in others(distinct).items())
     head += [
-        f"**{numbers['failing-cells']} failing** · {numbers['unsigned-jobs']} unsigned jobs · "
-        f"{numbers['orphans']} orphans{extra}",
+        f"**{numbers['failing-cells']} failing** · "
+        f"{plural(numbers['unsigned-jobs'], 'unsigned job')} · "
+        f"{plural(numbers['orphans'], 'orphan')}{extra}",
         "",
-        "| kind | findings |",
-        "| --- | ---: |",
-        *(f"| {kind.heading} | {per_kind[kind]} |" for kind in Kind if per_kind[kind]),
+        "| kind | blocking | not blocking |",
+        "| --- | ---: | ---: |",
+        *(
+            f"| {kind.heading} | {per_kind[kind]} | {known[kind]} |"
+            for kind in Kind
+            if per_kind[kind] or known[kind]
+        ),
         "",
     ]
     parts = ["\n".join(head) + "\n"]
     budget = Budget(limit_bytes, reserve=400, used=parts[0] + "\n")  # room for the note
     shown = 0
     truncated = False
-    for kind in Kind:
-        rows = [f for f in distinct if f.kind is kind]
-        if not rows or truncated:
+    for level, title in GROUPS:
+        group = [f for f in distinct if f.level is level]
+        if not group or truncated:
             continue
-        table = [f"### {_heading(kind, rows)}", "", "| where | job | cell | fix |"]
-        table.append("| --- | --- | --- | --- |")
-        block = "\n".join(table) + "\n"
-        if not budget.take(block):
+        collapsed = level is Level.NOTICE
+        opening = (
+            f"<details><summary>{title}: {len(group)}</summary>\n\n"
+            if collapsed
+            else f"### {title}: {len(group)}\n\n"
+        )
+        if not budget.take(opening):
             truncated = True
             break
-        parts.append(block)
-        for finding in rows:
-            cells = (
-                code(where(finding)),
-                code(finding.job) if finding.job else "",
-                code(finding.cell) if finding.cell else "",
-                escape_markdown(finding.message),
-            )
-            row = "| " + " | ".join(cells) + " |\n"
-            if not budget.take(row):
+        parts.append(opening)
+        for kind in Kind:
+            rows = [f for f in group if f.kind is kind]
+            if not rows or truncated:
+                continue
+            table = [f"#### {_heading(kind, rows)}", "", "| where | job | cell | fix |"]
+            table.append("| --- | --- | --- | --- |")
+            block = "\n".join(table) + "\n"
+            if not budget.take(block):
                 truncated = True
                 break
-            parts.append(row)
-            shown += 1
-        parts.append("\n")
-        budget.add("\n")
+            parts.append(block)
+            for finding in rows:
+                cells = (
+                    code(where(finding)),
+                    code(finding.job) if finding.job else "",
+                    code(finding.cell) if finding.cell else "",
+                    escape_markdown(finding.message),
+                )
+                row = "| " + " | ".join(cells) + " |\n"
+                if not budget.take(row):
+                    truncated = True
+                    break
+                parts.append(row)
+                shown += 1
+            parts.append("\n")
+            budget.add("\n")
+        if collapsed:
+            # Taken from the reserve: an opened <details> is always closed.
+            parts.append("</details>\n\n")
     if truncated:
         rest = len(distinct) - shown
         parts.append(

@@ -101,6 +101,19 @@ CELLS: Mapping[str, CellSpec] = _table(
         CellKind.WHOLE_NUMBER,
         "The most jobs one bulk retry may touch (0: never bulk-retry this job).",
     ),
+    CellSpec(
+        "rollback",
+        CellKind.TEXT,
+        "How the business effect of a rerun is undone if it goes wrong (a refund, a correcting "
+        "entry), agreed before the action: required by the verdict from risk tier R4.",
+    ),
+    CellSpec(
+        "risk_tier",
+        CellKind.TEXT,
+        "The job's own risk tier (R2 to R5): it raises the tier of every action on the job above "
+        "the action's own, and never lowers it.",
+        allowed=("R2", "R3", "R4", "R5"),
+    ),
 )
 
 #: The cell that dates a review (``max_review_age_days`` makes it required).
@@ -157,5 +170,5 @@ def vocabulary(
             base = CellSpec(name, CellKind.TEXT, own.description or default)
         elif own.description:
             base = replace(base, description=own.description)
-        cells[name] = replace(base, required=name in required, allowed=own.allowed)
+        cells[name] = replace(base, required=name in required, allowed=own.allowed or base.allowed)
     return Vocabulary(cells=cells, required=tuple(dict.fromkeys(required)))

@@ -124,7 +124,9 @@ def _rotation(
         )
     from ruamel.yaml.comments import CommentedSeq  # loaded by the parse that gave ``data``
 
-    found = data.get("members", [])
+    if "members" not in data:  # `{}` or only a contact: a rotation that lists no members
+        return data.get("contact"), ()
+    found = data["members"]
     if not isinstance(found, CommentedSeq) or not all(
         isinstance(item, str) and item.strip() for item in found
     ):

@@ -15,7 +15,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
-from .cells import CellKind, CellSpec, Vocabulary
+from .cells import CELLS, CellKind, CellSpec, Vocabulary
 
 if TYPE_CHECKING:
     import jsonschema
@@ -123,8 +123,12 @@ def _cell_schema(spec: CellSpec) -> dict[str, Any]:
     if spec.kind is CellKind.WHOLE_NUMBER:
         return {"description": description, "type": "integer", "minimum": 0}
     if spec.allowed:
+        builtin = CELLS.get(spec.name)
+        whose = (
+            "its" if builtin is not None and builtin.allowed == spec.allowed else "the configured"
+        )
         return {
-            "description": f"{description} One of the configured values.",
+            "description": f"{description} One of {whose} values.",
             "enum": list(spec.allowed),
         }
     return {"description": description, "$ref": "#/$defs/signed"}

@@ -361,32 +361,25 @@ _AUDIT_ORIGIN = "[tool.jobledger] audit_log"
 
 
 def audit_log(key: str, value: object, ctx: Context) -> str:
-    """A path inside the root, ``sqlite:///relative/path`` inside the root, or a
-    ``postgresql://`` URL without a password (pyproject.toml is committed and a pull request can
-    read it; a password goes in ``JOBLEDGER_AUDIT_URL``, which wins). The value is parsed by the
-    trail's own parser (:func:`~pytest_jobledger.audit.store.target_of`), once; the value itself
-    is never repeated in a message about a password."""
+    """A path inside the root, ``sqlite:///relative/path`` inside the root, or a PostgreSQL URL
+    naming at most a user and a database (pyproject.toml is committed and a pull request can
+    change it: a host, a port, a password or any connection parameter comes from the operator's
+    ``JOBLEDGER_AUDIT_URL``, which wins). Checked by the trail's own parser
+    (:func:`~pytest_jobledger.audit.where.target_of`, the repository's side), once; the value
+    itself is never repeated in a message about a password."""
     text = string(key, value, ctx)
     path_text(key, text, ctx.fail)
-    from ..audit.chain import AuditError
-    from ..audit.store import target_of  # the trail's parser: read only when configured
+    from ..audit.where import WhereError, target_of  # the trail's parser: read only when set
 
     try:
         target = target_of(text, root=ctx.root, origin=_AUDIT_ORIGIN)
-    except AuditError as error:
-        raise ctx.fail(key, error.message.removeprefix(f"{_AUDIT_ORIGIN}: ")) from None
+    except WhereError as error:
+        raise ctx.fail(key, error.reason) from None
     if target.kind == "file":
         return ctx.inside(key, text)
-    scheme = text.partition("://")[0]
-    if scheme not in ("sqlite", "postgresql", "postgres"):  # as written: the case counts here
-        raise ctx.fail(
-            key,
-            f"{one_line(scheme)!r} is not a store jobledger knows: give a path, "
-            "sqlite:///relative/path.db or postgresql://user@host/db",
-        )
     if target.kind == "sqlite":
         ctx.inside(key, target.location)
-        return text
+    return text
     parts = urlsplit(text)
     query = [item.partition("=")[0] for item in parts.query.split("&")]
     if parts.password is not None or "password" in query:

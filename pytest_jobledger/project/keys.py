@@ -254,8 +254,8 @@ _VERDICT = (
         checks.audit_log,
         json.dumps(DEFAULT_AUDIT_LOG),
         "where every verdict is appended (inside the root), or\n"
-        "sqlite:///rel/path.db, or postgresql://user@host/db\n"
-        f"(no password here: {AUDIT_URL} wins)",
+        "sqlite:///rel/path.db, or postgresql://user@/db\n"
+        f"(no host, port or password here: {AUDIT_URL} wins)",
         role=Role.URL,
         env=AUDIT_URL,
     ),
@@ -268,6 +268,16 @@ _VERDICT = (
         checks.bulk_retry_limit,
         str(DEFAULT_BULK_RETRY_LIMIT),
         "the most jobs one bulk retry may touch, unless a job signs its own; at most 10000",
+    ),
+    Key(
+        "audit_observations",
+        "verdict",
+        "audit_observations",
+        "boolean",
+        False,
+        checks.boolean,
+        "false",
+        "true: `show` and `list` append an observation event first",
     ),
     _path(
         "allowed_signers",

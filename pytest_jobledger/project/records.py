@@ -164,6 +164,9 @@ class Verdict:
 
     audit_log: str = DEFAULT_AUDIT_LOG
     bulk_retry_limit: int = DEFAULT_BULK_RETRY_LIMIT
+    #: ``list`` and ``show`` append an observation event to the trail (off by default: reading
+    #: the ledger needs no trail, and a read-only checkout can still list its jobs).
+    audit_observations: bool = False
     #: The approvers' keys (git's allowed_signers format, ``@revoked`` lines), for ``--approval``.
     allowed_signers: str | None = None
 

@@ -1,11 +1,21 @@
-"""Markdown that shows text from a hostile repository as inert text: table cells, code spans,
-paragraphs and fenced blocks.
+"""Markdown that shows text from a hostile repository as inert text, for every consumer: table
+cells, code, paragraphs and blocks.
 
 Job ids, YAML values, docstrings and messages may hold pipes, backticks, HTML, link syntax, a
-leading ``#`` or ``-``, newlines and control characters; every Markdown page this tool writes (the
-job summary, the runbook) puts them through here, and nothing else writes user text into
-Markdown. The output is plain CommonMark plus GitHub's tables, so GitHub, MkDocs and MyST render
-it the same way without plugins.
+leading ``#`` or ``-``, newlines, control characters, and the template and include syntaxes of
+the docs tools a page may pass through on its way to a site: Jinja ``{{ }}`` / ``{% %}`` /
+``{# #}`` (mkdocs-macros), MyST substitutions ``{{x}}`` and roles ``{role}`x```, pymdownx
+snippets (``--8<--``, ``;--8<--``), markdown-include's ``{!file!}``. Those run before any
+Markdown is parsed, on the page's raw text, code blocks included, so backslash escapes and code
+fences cannot stop them.
+
+The one rule (:func:`entities`): every ASCII punctuation character of repository text is written
+as its numeric HTML entity (``{`` as ``&#123;``), so the raw page holds no delimiter of any of
+those syntaxes and no Markdown punctuation, while every renderer (CommonMark, GitHub,
+Python-Markdown, MyST) shows the original character. Code is HTML ``<code>`` and ``<pre>``
+around entity text, never backticks or fences (whose content a preprocessor would read raw).
+Every Markdown page this tool writes (the job summary, the runbook) puts repository text
+through here, and nothing else writes it into Markdown.
 """
 
 from __future__ import annotations
@@ -16,40 +26,38 @@ from ..core.text import clip, escape_surrogates, one_line
 
 #: One table cell never grows past this; a 10 MB YAML value must not eat the page.
 MAX_CELL_CHARS = 1000
-#: A paragraph or fenced block (an accepted purpose, a docstring) is longer, but still bounded.
+#: A paragraph or code block (an accepted purpose, a docstring) is longer, but still bounded.
 MAX_BLOCK_CHARS = 20_000
 
-_INLINE_SPECIAL = re.compile(r"([\\`*_\[\]<>|&~!#])")
-#: What may start a block when it begins a line: a list item (``-``, ``+``, ``1.``, ``1)``) or a
-#: setext heading underline (``=``). ``#``, ``>``, ``*``, ``_``, ``~`` and backticks are escaped
-#: wherever they are.
-_LINE_START = re.compile(r"^([-+=])|^(\d{1,9})([.)])")
+#: Every ASCII character that is not a letter, a digit or a space: what any Markdown dialect,
+#: template engine or include preprocessor could read as syntax.
+_PUNCTUATION = re.compile(r"[!-/:-@\[-`{-~]")
+
+
+def entities(text: str) -> str:
+    """``text`` with every ASCII punctuation character as its numeric entity (``&#123;``).
+
+    Letters, digits, spaces and non-ASCII text stay as they are; no template engine, include
+    preprocessor or Markdown parser finds a delimiter in the result, and a browser shows the
+    original text.
+    """
+    return _PUNCTUATION.sub(lambda match: f"&#{ord(match.group())};", text)
 
 
 def _lines(text: str) -> list[str]:
     """``text`` as lines without control characters: each is escaped as text.one_line does, so a
     terminal escape or a bidi override shows as ``\\x1b`` or ``\\u202e`` instead of acting."""
-    return [one_line(line.replace("\t", "    ")) for line in text.splitlines()]
+    return [one_line(line.replace("\t", "    ")) for line in escape_surrogates(text).splitlines()]
 
 
 def escape_markdown(text: str, limit: int = MAX_CELL_CHARS) -> str:
-    """Text for a table cell: Markdown/HTML specials escaped, newlines as ``<br>``, clipped."""
-    text = escape_surrogates(clip(text, limit))
-    text = _INLINE_SPECIAL.sub(r"\\\1", text)
-    return "<br>".join(line.strip() for line in _lines(text)) if text else text
+    """Text for a table cell: inert (:func:`entities`), newlines as ``<br>``, clipped."""
+    return "<br>".join(entities(line.strip()) for line in _lines(clip(text, limit)))
 
 
 def escape_line(text: str, limit: int = MAX_CELL_CHARS) -> str:
-    """One line of inline text that starts no block (no heading, list, quote or code fence)."""
-    line = " ".join(part.strip() for part in _lines(clip(text, limit)))
-    line = _INLINE_SPECIAL.sub(r"\\\1", line)
-    return _LINE_START.sub(_escape_start, line)
-
-
-def _escape_start(match: re.Match[str]) -> str:
-    if match.group(1):
-        return "\\" + match.group(1)
-    return f"{match.group(2)}\\{match.group(3)}"
+    """One line of inline text that starts no block (no heading, list, quote or code block)."""
+    return entities(" ".join(part.strip() for part in _lines(clip(text, limit))).strip())
 
 
 def paragraphs(text: str, *, quote: bool = False, limit: int = MAX_BLOCK_CHARS) -> str:
@@ -73,28 +81,27 @@ def paragraphs(text: str, *, quote: bool = False, limit: int = MAX_BLOCK_CHARS) 
     return "\n".join(lines)
 
 
-def fenced(text: str, info: str = "text", limit: int = MAX_BLOCK_CHARS) -> str:
-    """A fenced code block that holds any text: the fence is longer than any run of backticks in
-    it, and control characters are escaped. No trailing newline."""
-    body = _lines(clip(text, limit))
-    longest = max((len(run) for run in re.findall(r"`+", "\n".join(body))), default=0)
-    fence = "`" * max(3, longest + 1)
-    return "\n".join([f"{fence}{info}", *body, fence])
+def fenced(text: str, limit: int = MAX_BLOCK_CHARS) -> str:
+    """A block of preformatted text that holds any text, on lines of its own: HTML ``<pre>``
+    around inert lines, one physical line, each line break written as ``&#10;``.
+
+    A fence would hand its content to every preprocessor raw; a ``<pre>`` block spread over lines
+    ends at a blank line in some parsers. One line of entities is the same block everywhere.
+    No trailing newline.
+    """
+    body = "&#10;".join(entities(line) for line in _lines(clip(text, limit)))
+    return f"<pre><code>{body}</code></pre>"
 
 
 def code(text: str, limit: int = MAX_CELL_CHARS, *, in_table: bool = True) -> str:
-    """A code span that holds any text, backticks included, on one line.
+    """Inline code that holds any text on one line: HTML ``<code>`` around inert text.
 
-    In a table (the default) pipes are escaped as GitHub's tables require; elsewhere (a heading)
-    a backslash would show, so they are left as they are.
+    A pipe is an entity like every punctuation character, so the code keeps a table row whole
+    (``in_table``, kept for callers, changes nothing) and a heading shows no backslash.
     """
+    del in_table
     text = " ".join(_lines(clip(text, limit)))
-    if in_table:
-        text = text.replace("|", "\\|")
-    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
-    fence = "`" * (longest + 1)
-    pad = " " if text.startswith("`") or text.endswith("`") or not text.strip() else ""
-    return f"{fence}{pad}{text}{pad}{fence}"
+    return f"<code>{entities(text)}</code>"
 
 
 class Budget:

@@ -1,7 +1,9 @@
 """``jobledger check`` as text: grouped by job, totals by kind, and the next command to run.
 
-Failures come first, then warnings, then the known notices (a baselined cell is one), each a
-section of its own that is never counted as failing. Within a section, findings are grouped by
+Failures come first, then warnings, each a section of its own; the known notices (a baselined
+cell is one) are counted in the totals and listed only under ``-v``, so a green run is one line.
+Each finding is one line of at most 160 characters (:mod:`.short`); ``-v`` adds its whole
+message, indented under it. Within a section, findings are grouped by
 job, in the gate's order:
 
 - a job with one finding is one line, ``path:line: job::cell [kind] message`` (editors jump to it);
@@ -30,6 +32,7 @@ from ..core.paths import Shown
 from ..core.text import one_line
 from ..findings import Finding, GateResult, Kind, Level
 from ..project import Config
+from .short import fitted, paragraph, shortened
 from .terminal import Style, paint
 
 QUIET, NORMAL, VERBOSE = -1, 0, 1
@@ -123,14 +126,14 @@ def render(
     if verbosity > QUIET:
         for level in Level:
             chosen = [finding for finding in findings if finding.level is level]
-            if not chosen:
-                continue
+            if not chosen or (level is Level.NOTICE and verbosity < VERBOSE):
+                continue  # known items are counted in the totals; -v lists them
             if level in HEADINGS:
                 lines.append(paint(HEADINGS[level], Style.BOLD, color))
             lines.extend(_section(chosen, tally, verbosity, color, shown))
     failing = [finding for finding in findings if finding.level.fails]
     style = Style.RED if failing else Style.GREEN
-    lines.append(paint(one_line(_totals(findings, tally)), style, color))
+    lines.append(paint(one_line(_totals(findings, tally, verbosity)), style, color))
     if failing and verbosity > QUIET:
         for step in _next_steps(failing, tally, config, shown):
             lines.append(paint("next:", Style.BOLD, color) + " " + one_line(step))
@@ -166,8 +169,21 @@ def _section(
                 + paint(tag, LEVEL_STYLES[first.level], color)
             )
             if verbosity >= VERBOSE:
-                lines.extend(f"{indent}  {_row(f, color, shown, cell_only=True)}" for f in unsigned)
-        lines.extend(f"{indent}{_row(f, color, shown, cell_only=rows > 1)}" for f in others)
+                for finding in unsigned:
+                    lines.extend(
+                        _row(
+                            finding,
+                            color,
+                            shown,
+                            cell_only=True,
+                            indent=indent + "  ",
+                            verbosity=verbosity,
+                        )
+                    )
+        for finding in others:
+            lines.extend(
+                _row(finding, color, shown, cell_only=rows > 1, indent=indent, verbosity=verbosity)
+            )
     return lines
 
 
@@ -186,14 +202,31 @@ def _collapsed(job: str, own: Sequence[Finding], tally: Tally | None) -> tuple[l
     return [], ""
 
 
-def _row(finding: Finding, color: bool, shown: Shown | None, *, cell_only: bool) -> str:
-    """``path:line: [level: ]job::cell [kind] message`` (``cell [kind] ...`` under its job)."""
+def _row(
+    finding: Finding,
+    color: bool,
+    shown: Shown | None,
+    *,
+    cell_only: bool,
+    indent: str,
+    verbosity: int,
+) -> list[str]:
+    """``path:line: [level: ]job::cell [kind] first sentence`` (``cell [kind] ...`` under its job),
+    at most :data:`~pytest_jobledger.reporters.short.WIDTH` characters; ``-v`` adds the whole
+    message, indented under it."""
     # An unsupported place is named by its location already: no need to say it twice.
     short = cell_only or finding.job == finding.location
     name = one_line(finding.cell if short else f"{finding.job}::{finding.cell}")
-    kind = paint(f"[{finding.kind.value}]", LEVEL_STYLES[finding.level], color)
-    text = one_line(finding.message)
-    return f"{_where(finding, color, shown)} {one_line(_level(finding))}{name} {kind} {text}"
+    where = one_line(f"{_location(finding, shown)}:")
+    level = one_line(_level(finding))
+    kind = f"[{finding.kind.value}]"
+    used = len(f"{indent}{where} {level}{name} {kind} ")
+    text = fitted(finding, used, shown)
+    painted = paint(kind, LEVEL_STYLES[finding.level], color)
+    lines = [f"{indent}{paint(where, Style.BOLD, color)} {level}{name} {painted} {text}"]
+    if verbosity >= VERBOSE and shortened(finding, text):
+        lines.extend(paragraph(finding, indent + "    ", shown))
+    return lines
 
 
 def _where(finding: Finding, color: bool, shown: Shown | None) -> str:
@@ -211,14 +244,17 @@ def _level(finding: Finding) -> str:
 # -- the totals and the next steps --------------------------------------------------------------
 
 
-def _totals(findings: Sequence[Finding], tally: Tally | None) -> str:
+def _totals(findings: Sequence[Finding], tally: Tally | None, verbosity: int = NORMAL) -> str:
     failing = [finding for finding in findings if finding.level.fails]
     quiet = [
         _count(sum(1 for f in findings if f.level is level), noun)
         for level, noun in ((Level.WARNING, "warning"), (Level.NOTICE, "known"))
         if any(f.level is level for f in findings)
     ]
-    aside = f"; {', '.join(quiet)} (not failing)" if quiet else ""
+    hidden = verbosity == NORMAL and any(f.level is Level.NOTICE for f in findings)
+    aside = (
+        f"; {', '.join(quiet)} (not failing{'; -v lists them' if hidden else ''})" if quiet else ""
+    )
     if not failing:
         if tally is None:
             return f"jobledger: no failing findings{aside}"

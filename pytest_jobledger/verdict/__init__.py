@@ -5,6 +5,7 @@ It reads the gate's joined rows (the committed ledger with the signed overlay) a
 - ``model``: the request, each fact with its evidence label, each reason, the verdict;
 - ``facts``: one joined row -> labelled facts (pure);
 - ``rules``: the rules as one table (:data:`~.rules.RULES`);
+- ``tiers``: each action's risk tier, a signed ``risk_tier`` that raises it, what a tier needs;
 - ``decide``: facts + request -> the verdict (pure);
 - ``quality``: how good each piece of evidence is; ``directives``: text that reads as an order
   (a possible injected instruction);

@@ -181,11 +181,13 @@ def check(
     members: Sequence[str] | None,
     roster_display: str | None,
     history: History,
+    allowed_text: str | None = None,
 ) -> ApprovalCheck:
     """Check the signature in ``signature`` against the plan ``derived`` from the inputs now.
 
     The signature and its plan are the operator's files, wherever they are; ``allowed_signers``
-    is the project's, read only inside ``root`` (a symlink out of it is refused)."""
+    is the project's, read only inside ``root`` (a symlink out of it is refused), unless
+    ``allowed_text`` gives it as read at the base (:mod:`.approvers`)."""
     plan, raw = read_plan(signature)
     sig = _read(signature, MAX_SIGNATURE_BYTES, "the signature")
     if allowed_signers is None:
@@ -194,13 +196,28 @@ def check(
             '[tool.jobledger] allowed_signers = "overlays/allowed_signers" (git\'s format: '
             "`alice@example.com ssh-ed25519 AAAA...`)"
         )
-    text = _read(
-        allowed_signers, MAX_ALLOWED_SIGNERS_BYTES, "allowed_signers", allowed_display, root=root
-    )
+    text = allowed_text
+    if text is None:
+        text = _read(
+            allowed_signers,
+            MAX_ALLOWED_SIGNERS_BYTES,
+            "allowed_signers",
+            allowed_display,
+            root=root,
+        )
     kept, revoked = _split(text)
     problems: list[tuple[str, str, str]] = []
     fix_new = "have an approver sign a new plan (--plan) for exactly this request"
     problems.extend((subject, message, fix_new) for subject, message in plan.differences(derived))
+    if plan.sha256 not in history.plan_lines:
+        problems.append(
+            (
+                "unrecorded",
+                f"the signed plan {plan.sha256[:12]} was not made in this trail (its `plan` "
+                "event is not here): a plan approves only in the trail that recorded it",
+                "make a new plan with --plan against this trail and have it signed",
+            )
+        )
     if plan.expired(now):
         problems.append(
             ("expired", f"the signed plan expired at {plan.expires} (made {plan.created})", fix_new)

@@ -8,18 +8,25 @@ from __future__ import annotations
 
 from ..ledger.model import JSONValue
 from .facts import JobFacts
-from .model import Action, Answer, Evidence, Fact, Quality, Reason, Request, Verdict
+from .model import Action, Answer, Control, Evidence, Fact, Quality, Reason, Request, Verdict
 from .rules import RULES, bulk_limit, reconcile_command
+from .tiers import credential_scope, credential_step, tier_of
 
 
 def decide(facts: JobFacts, request: Request) -> Verdict:
     """Approved only when no rule finds anything; blocked when any blocking rule does."""
-    reasons = [
-        Reason(rule.name, rule.answer, message, fix, subject)
-        for rule in RULES
-        if request.action in rule.actions
-        for subject, message, fix in rule.find(facts, request)
-    ]
+    reasons: list[Reason] = []
+    controls: list[Control] = []
+    for rule in RULES:
+        if request.action not in rule.actions:
+            controls.append(Control(rule.name, "not applicable"))
+            continue
+        hits = rule.find(facts, request)
+        reasons.extend(
+            Reason(rule.name, rule.answer, message, fix, subject) for subject, message, fix in hits
+        )
+        found = "blocked" if rule.answer is Answer.BLOCKED else "review"
+        controls.append(Control(rule.name, found if hits else "passed"))
     blockers = tuple(reason for reason in reasons if reason.answer is Answer.BLOCKED)
     review = tuple(reason for reason in reasons if reason.answer is Answer.NEEDS_REVIEW)
     if blockers:
@@ -28,6 +35,7 @@ def decide(facts: JobFacts, request: Request) -> Verdict:
         answer = Answer.NEEDS_REVIEW
     else:
         answer = Answer.APPROVED
+    tier = tier_of(facts, request.action)
     return Verdict(
         answer=answer,
         request=request,
@@ -35,7 +43,38 @@ def decide(facts: JobFacts, request: Request) -> Verdict:
         review=review,
         facts=evidence(facts, request),
         next_actions=next_actions(answer, facts, request, blockers + review),
+        tier=tier,
+        controls=tuple(controls),
+        credentials=credential_scope(facts, request) if tier.needs_credential else None,
+        open_questions=open_questions(facts, request),
     )
+
+
+def open_questions(facts: JobFacts, request: Request) -> tuple[str, ...]:
+    """What only a person can answer, whatever the verdict: asked, never assumed."""
+    tier = tier_of(facts, request.action)
+    asked = []
+    if tier.needs_credential:
+        asked.append(
+            "who issues the scoped credential for this "
+            f"{request.action.value}, and who revokes it afterwards? (outside jobledger)"
+        )
+        if request.ticket is None:
+            asked.append(
+                f"which ticket is this {request.action.value} for? the credential's scope and "
+                "the trail name one (--ticket)"
+            )
+    if facts.signed("business_idempotent") != "yes":
+        asked.append(
+            "would a second run create a second business effect (a charge, an email)? "
+            '`business_idempotent` is not signed "yes"'
+        )
+    if not tier.needs_rollback and facts.signed("rollback") is None:
+        asked.append(
+            "if the business outcome is wrong afterwards, how is it undone? no `rollback` is "
+            "signed (required from R4)"
+        )
+    return tuple(asked)
 
 
 def evidence(facts: JobFacts, request: Request) -> tuple[Fact, ...]:
@@ -102,6 +141,8 @@ def next_actions(
             "this verdict does not approve them"
         )
     steps.extend(dict.fromkeys(reason.fix for reason in reasons))
+    if answer is not Answer.BLOCKED and tier_of(facts, request.action).needs_credential:
+        steps.append(credential_step(facts, request))
     if answer is not Answer.BLOCKED:
         reconciliation = facts.signed("reconciliation")
         if isinstance(reconciliation, str):

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
+from ..core.redact import redact
 from ..findings import Check, Finding, JoinedJob
 from ..gate.committed import COMMITTED, Snapshot
 from ..ledger.model import RESOLVED_FIELDS, Job, JSONValue
@@ -242,7 +243,7 @@ def _cell_fact(row: JoinedJob, name: str, overlay_path: str) -> Fact:
         return Fact(
             name, None, Evidence.MISSING, where, f"holds {describe_value(cell.value)}, no answer"
         )
-    value = cell.value
+    value = redact(cell.value, where) if isinstance(cell.value, str) else cell.value
     return Fact(name, value if isinstance(value, (str, int)) else None, Evidence.SIGNED, where)
 
 

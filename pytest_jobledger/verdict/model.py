@@ -12,10 +12,13 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..ledger.model import JSONValue
 from .approval import ApprovalCheck, History
+
+if TYPE_CHECKING:
+    from .tiers import Tier
 
 
 class Answer(str, enum.Enum):
@@ -162,6 +165,8 @@ class Request:
     approval: ApprovalCheck | None = None
     #: What the trail says about this job and ticket before this request.
     history: History = field(default_factory=History)
+    #: Why the trail cannot be trusted (its chain or head broken); ``None``: read and intact.
+    trail_problem: str | None = None
 
 
 @dataclass(frozen=True)
@@ -192,9 +197,19 @@ class Reason:
 
 
 @dataclass(frozen=True)
+class Control:
+    """One rule as a control: ``passed``, ``blocked``, ``review`` (it found something), or
+    ``not applicable`` (it does not apply to the action)."""
+
+    rule: str
+    result: str
+
+
+@dataclass(frozen=True)
 class Verdict:
     """The answer, every reason behind it (all of them, not the first), the evidence, and what
-    the operator does next."""
+    the operator does next; the risk tier and what it required, every control's result, the
+    credential scope (R3 and above) and the questions only a person can answer."""
 
     answer: Answer
     request: Request
@@ -202,6 +217,10 @@ class Verdict:
     review: tuple[Reason, ...]
     facts: tuple[Fact, ...]
     next_actions: tuple[str, ...]
+    tier: Tier | None = None
+    controls: tuple[Control, ...] = ()
+    credentials: dict[str, Any] | None = None
+    open_questions: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         request = self.request
@@ -210,8 +229,12 @@ class Verdict:
             "job": request.job,
             "action": request.action.value,
             "count": request.count,
+            "tier": self.tier.to_json() if self.tier is not None else None,
             "blockers": [reason.to_json() for reason in self.blockers],
             "review": [reason.to_json() for reason in self.review],
             "facts": [fact.to_json() for fact in self.facts],
+            "controls": [{"rule": c.rule, "result": c.result} for c in self.controls],
+            "credentials": self.credentials,
             "next": list(self.next_actions),
+            "open_questions": list(self.open_questions),
         }

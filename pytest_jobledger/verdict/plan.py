@@ -2,10 +2,13 @@
 
 ``jobledger verdict JOB --action A [--count N] [--ticket T] --plan -o plan.json`` writes it: the
 job, the action, the count, the ticket, the sha256 of the ledger row and of the overlay entry the
-verdict read, the tool version, and when it was made and expires (UTC). An approver signs those
-bytes with ``ssh-keygen -Y sign``; ``--approval plan.json.sig`` derives the plan again from the
-inputs as they are then, and a signature counts only over a plan that is still the same (the
-same job, action, count and ticket, an unchanged row and entry, not expired).
+verdict read, the tool version, when it was made and expires (UTC), and the trail it is for: the
+trail's identity (:mod:`pytest_jobledger.audit.identity`) and its head when the plan was made. A
+signature over it approves in that trail only, and only while the trail holds the plan's event.
+An approver signs those bytes with ``ssh-keygen -Y sign``; ``--approval plan.json.sig`` derives
+the plan again from the inputs as they are then, and a signature counts only over a plan that is
+still the same (the same job, action, count, ticket and trail, an unchanged row and entry, not
+expired).
 
 Pure: bytes in, bytes and records out. The clock is the session's: ``JOBLEDGER_TODAY`` pins it
 (to that day's midnight, UTC), so a test and a rerun see the same plan.
@@ -24,7 +27,7 @@ from ..ledger.model import Job
 from ..overlay.model import Entry
 
 #: The plan's own format; a plan of another format is not one this tool can compare.
-PLAN_FORMAT = 1
+PLAN_FORMAT = 2
 #: What the ``kind`` key says, so a plan is never mistaken for another JSON file someone signed.
 KIND = "jobledger-plan"
 #: How long a plan can be approved: an incident's shift, not a standing permission.
@@ -41,6 +44,7 @@ BOUND = {
     "ledger_row_sha256": "the job's ledger row",
     "overlay_entry_sha256": "the job's overlay entry",
     "version": "the tool version",
+    "trail": "the audit trail",
 }
 #: The rule subject of each bound field (``approval-refused:<subject>``).
 SUBJECTS = {
@@ -51,6 +55,7 @@ SUBJECTS = {
     "ledger_row_sha256": "ledger-row",
     "overlay_entry_sha256": "overlay-entry",
     "version": "version",
+    "trail": "trail",
 }
 
 
@@ -75,6 +80,10 @@ class Plan:
     #: How many lines the trail held when the plan was made: two plans for the same request are
     #: never the same bytes (each plan is recorded), so one signature approves one batch.
     trail_lines: int = 0
+    #: The identity of the trail the plan was made in (``None``: a trail with no line yet, which
+    #: never approves), and that trail's head then (the sha256 of its last line).
+    trail: str | None = None
+    trail_head: str = "0" * 64
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -90,6 +99,8 @@ class Plan:
             "created": self.created,
             "expires": self.expires,
             "trail_lines": self.trail_lines,
+            "trail": self.trail,
+            "trail_head": self.trail_head,
         }
 
     def encode(self) -> bytes:
@@ -170,6 +181,8 @@ def new_plan(
     version: str,
     now: datetime.datetime,
     trail_lines: int = 0,
+    trail: str | None = None,
+    trail_head: str = "0" * 64,
 ) -> Plan:
     return Plan(
         job=job,
@@ -182,6 +195,8 @@ def new_plan(
         created=format_time(now),
         expires=format_time(now + VALID_FOR),
         trail_lines=trail_lines,
+        trail=trail,
+        trail_head=trail_head,
     )
 
 
@@ -208,6 +223,8 @@ def parse_plan(raw: bytes) -> Plan:
             created=_time(data, "created"),
             expires=_time(data, "expires"),
             trail_lines=_lines(data),
+            trail=_text(data, "trail", optional=True),
+            trail_head=_text(data, "trail_head"),
         )
     except (KeyError, TypeError, ValueError) as exc:
         raise NotAPlan(f"its {exc.args[0] if exc.args else 'fields'} is missing or wrong") from None

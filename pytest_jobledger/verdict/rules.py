@@ -18,6 +18,7 @@ from ..project import BULK_RETRY_CEILING
 from .directives import review_items
 from .facts import JobFacts
 from .model import Action, Answer, Evidence, Request
+from .tiers import tier_of
 
 #: One hit of a rule: what it is about (a cell or an input), the message, and what to do.
 Hit = tuple[str, str, str]
@@ -221,10 +222,12 @@ def _max_retries_unknown(facts: JobFacts, request: Request) -> list[Hit]:
     ]
 
 
-def _bulk_approval(facts: JobFacts, request: Request) -> list[Hit]:
-    """A bulk retry is approved only with a signed approval; ``--approved-by`` is self-reported,
-    so on its own it reaches needs-review at best (a refused signature blocks on its own)."""
-    if request.approval is not None:
+def _tier_approval(facts: JobFacts, request: Request) -> list[Hit]:
+    """Every action above a provably harmless retry needs a signed plan by a member of the job's
+    rotation (:mod:`.tiers`); ``--approved-by`` is self-reported, so on its own it reaches
+    needs-review at best (a refused signature blocks on its own)."""
+    tier = tier_of(facts, request.action)
+    if request.approval is not None or not tier.needs_plan:
         return []
     owner = facts.signed("paging_owner")
     who = request.approved_by
@@ -236,16 +239,64 @@ def _bulk_approval(facts: JobFacts, request: Request) -> list[Hit]:
         problem = f"--approved-by {who!r} is not the job's signed paging owner {owner!r}"
     else:
         problem = f"--approved-by {who!r} names the paging owner, but is typed, not signed"
+    why = (
+        f"a {request.action.value} here is {tier.level.value} ({tier.why()})"
+        if tier.level.rank >= 3
+        else f"a {request.action.value} of a job not signed idempotent and business_idempotent "
+        f'"yes" is not provably harmless ({tier.level.value})'
+    )
     owner_text = owner if isinstance(owner, str) else "the signed paging owner"
     fix = (
         "write a plan (--plan -o plan.json), have a member of "
         f"{owner_text} sign it (ssh-keygen -Y sign -n jobledger-approval), and pass --approval "
         "plan.json.sig"
     )
-    return [("approval", f"{problem} (an --approved-by is self-reported, never verified)", fix)]
+    return [
+        (
+            "approval",
+            f"{why}: {problem} (an --approved-by is self-reported, never verified)",
+            fix,
+        )
+    ]
 
 
-# -- issue 22: a signed approval bound to one plan, and batches bounded across calls ------------
+def _no_rollback(facts: JobFacts, request: Request) -> list[Hit]:
+    """From R4 a pre-approved rollback is signed before the action, checked like any cell."""
+    tier = tier_of(facts, request.action)
+    if not tier.needs_rollback or facts.signed("rollback") is not None:
+        return []
+    fact = facts.cell("rollback")
+    why = ", ".join(part for part in (fact.where, fact.note) if part)
+    return [
+        (
+            "rollback",
+            f"a {request.action.value} here is {tier.level.value} ({tier.why()}) and `rollback` "
+            f"is not signed ({why}): nothing says how the business effect is undone if it goes "
+            "wrong",
+            f"sign `rollback` in {facts.overlay_path} (how the business effect is undone, tried "
+            "before), agreed with the job's owner",
+        )
+    ]
+
+
+def _trail_unverified(facts: JobFacts, request: Request) -> list[Hit]:
+    """From R4 the decision fails closed unless the trail it appends to is intact."""
+    tier = tier_of(facts, request.action)
+    if not tier.needs_trail or request.trail_problem is None:
+        return []
+    return [
+        (
+            "trail",
+            f"a {request.action.value} here is {tier.level.value} and the audit trail is not "
+            f"intact ({request.trail_problem}): a {tier.level.value} action fails closed without "
+            "a trail",
+            "find out what broke the trail (`jobledger audit --verify` names the line), restore "
+            "it from its copy, and ask again",
+        )
+    ]
+
+
+# -- a signed approval bound to one plan, and batches bounded across calls ----------------------
 
 
 def _approval_refused(facts: JobFacts, request: Request) -> list[Hit]:
@@ -400,10 +451,10 @@ RULES: tuple[Rule, ...] = (
         _max_retries_unknown,
     ),
     Rule(
-        "bulk-approval",
+        "tier-approval",
         Answer.NEEDS_REVIEW,
-        BULK,
-        _bulk_approval,
+        EVERY,
+        _tier_approval,
     ),
     Rule(
         "injected-instruction",
@@ -411,7 +462,7 @@ RULES: tuple[Rule, ...] = (
         EVERY,
         _injected_instruction,
     ),
-    # -- issue 22: signed approvals and batches across calls --------------------------------------
+    # -- signed approvals and batches across calls ------------------------------------------------
     Rule(
         "approval-refused",
         Answer.BLOCKED,
@@ -435,5 +486,18 @@ RULES: tuple[Rule, ...] = (
         Answer.BLOCKED,
         EVERY,
         _ticket_over_limit,
+    ),
+    # -- risk tiers: a rollback and an intact trail from R4 ----------------------------------------
+    Rule(
+        "no-rollback",
+        Answer.BLOCKED,
+        EVERY,
+        _no_rollback,
+    ),
+    Rule(
+        "trail-unverified",
+        Answer.BLOCKED,
+        EVERY,
+        _trail_unverified,
     ),
 )

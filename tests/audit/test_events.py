@@ -30,6 +30,7 @@ COMMON: dict[str, Any] = {
 }
 #: One valid event of each kind.
 VALID: dict[str, dict[str, Any]] = {
+    "trail": {"format": 1, "event": "trail", "trail_id": "ab" * 16, "opened_by": "audit init"},
     "plan": {
         **COMMON,
         "event": "plan",
@@ -83,6 +84,27 @@ VALID: dict[str, dict[str, Any]] = {
         "evidence": "12 invoices captured twice in the settlement report",
         "batches": 1,
     },
+    "observation": {
+        **{key: COMMON[key] for key in ("format", "actor", "actor_from", "version")},
+        "event": "observation",
+        "command": "show",
+        "job": "billing.tasks.capture_invoice",
+        "filters": {},
+        "jobs_shown": 1,
+        "ledger_sha256": "0" * 64,
+        "overlay_sha256": None,
+    },
+    "refusal": {
+        **{key: COMMON[key] for key in ("format", "actor", "actor_from", "version")},
+        "event": "refusal",
+        "command": "verdict",
+        "job": "capture_invoice",
+        "known_job": False,
+        "action": "retry",
+        "count": None,
+        "ticket": None,
+        "reason": "no job capture_invoice in generated/job_ledger.json",
+    },
 }
 #: (kind, a change that breaks it, what the refusal names)
 BROKEN: list[tuple[str, dict[str, Any], str]] = [
@@ -93,6 +115,8 @@ BROKEN: list[tuple[str, dict[str, Any], str]] = [
     ("reconciliation", {"outcome": "fine"}, "outcome"),
     ("reconciliation", {"evidence": ""}, "evidence"),
     ("reconciliation", {"approve": "everything"}, "approve"),
+    ("observation", {"command": "verdict"}, "command"),
+    ("refusal", {"reason": ""}, "reason"),
     ("unknown", {}, "event kind"),
 ]
 

@@ -28,8 +28,9 @@ def _config(root: Path, value: str) -> Path:
     [
         "ops/trail.ndjson",
         "sqlite:///ops/trail.db",
-        "postgresql://alice@db.internal:5432/ops",
-        "postgresql://alice@db.internal/ops?sslmode=verify-full",
+        "SQLite:///ops/trail.db",
+        "postgresql://alice@/ops",
+        "postgres:///ops",
     ],
 )
 def test_accepted_values(tmp_path: Path, value: str) -> None:
@@ -43,10 +44,15 @@ def test_accepted_values(tmp_path: Path, value: str) -> None:
         (f"postgresql://alice:{PASSWORD}@db/ops", "holds a password"),
         (f"postgresql://alice@db/ops?password={PASSWORD}", "holds a password"),
         ("sqlite:////var/lib/trail.db", "sqlite:///relative/path.db inside the root"),
-        ("sqlite:///../trail.db", "stay inside it"),
+        ("sqlite:///../trail.db", "must stay inside the root"),
         ("sqlite://trail.db", "sqlite:///relative/path.db"),
         ("postgresql://db:port/ops", "is not a postgresql:// URL"),
         ("mysql://db/ops", "'mysql' is not a store jobledger knows"),
+        (f"postgresql://alice@db/ops?pass%77ord={PASSWORD}", "holds a password"),
+        ("postgresql://alice@db.internal:5432/ops", "names a host or a port"),
+        ("postgresql://alice@/ops?sslmode=verify-full", "sets connection parameters (sslmode)"),
+        ("postgresql://alice@/ops?ssl%6Beylogfile=/tmp/k", "sets connection parameters"),
+        ("SQLITE:////var/lib/trail.db", "sqlite:///relative/path.db inside the root"),
     ],
 )
 def test_refused_values_are_located_and_never_echo_a_password(
@@ -83,7 +89,7 @@ def test_the_environment_wins_over_the_configuration(tmp_path: Path) -> None:
         ("ftp://host/x", "'ftp' is not a store jobledger knows"),
         ("sqlite:///../x.db", "must stay inside the root"),
         ("/abs/trail.ndjson", "must be relative to the root"),
-        ("postgresql://h:port/x", "is not a URL"),
+        ("postgresql://h:port/x", "is not a postgresql:// URL"),
     ],
 )
 def test_a_wrong_environment_value_is_named(tmp_path: Path, url: str, says: str) -> None:

@@ -55,7 +55,7 @@ def test_a_fixed_cell_fails_as_a_stale_entry_and_a_new_one_fails(
     overlay = baselined / OVERLAY
     text = overlay.read_text("utf-8").replace("idempotent: no", 'idempotent: "no"')
     overlay.write_text(text.replace("    paging_owner: billing-oncall\n", ""), encoding="utf-8")
-    result = _run(pytester, baselined)
+    result = _run(pytester, baselined, "-v")  # -v: each failure's whole message
     result.assert_outcomes(passed=3 + 3, xfailed=5, failed=2)
     assert result.ret == 1
     result.stdout.fnmatch_lines(

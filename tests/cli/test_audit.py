@@ -32,13 +32,17 @@ def trail(tmp_path: Path) -> Path:
 def test_the_trail_is_one_line_per_verdict(trail: Path, capsys: pytest.CaptureFixture[str]) -> None:
     capsys.readouterr()
     assert main(["audit", "--root", str(trail)]) == 0
-    lines = capsys.readouterr().out.splitlines()
+    out = capsys.readouterr().out.splitlines()
+    # One line per verdict in aligned columns, its notes (reasons, ticket) indented under it.
+    lines = [line for line in out if not line.startswith("      ")]
     assert len(lines) == 3
     assert lines[0].startswith("   1  ")
-    first = lines[0].strip().split("  ")
-    assert first[2:6] == ["BLOCKED", "bulk-retry x4000", CAPTURE, "by alice"]
-    assert first[-1].startswith("(not-idempotent:idempotent, bulk-over-limit:count, ")
-    assert "ticket INC-9" in lines[1]
+    first = lines[0].split()
+    assert first[2:7] == ["BLOCKED", "bulk-retry", "x4000", CAPTURE, "by"]
+    assert out[1].strip().startswith("(not-idempotent:idempotent, bulk-over-limit:count, ")
+    assert len({line.index(" by ") for line in lines}) == 1  # the columns line up
+    assert max(len(line) for line in out) <= 120
+    assert any("ticket INC-9" in line for line in out)
 
 
 def test_job_tail_and_json(trail: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -34,6 +34,7 @@ FORMATS: dict[str, tuple[str, ...]] = {
     "reconcile": ("text", "json"),
     "audit": ("text", "json"),
     "baseline": ("text",),
+    "gate": ("text",),
 }
 REQUIRED: dict[str, tuple[str, ...]] = {
     "show": (JOB,),

@@ -43,7 +43,7 @@ def test_writes_the_configured_runbook(
     monkeypatch.chdir(signed)  # paths are shown from the current folder
     assert main(["render", "--root", str(signed)]) == 0
     page = (signed / "docs" / "jobs.md").read_text("utf-8")
-    assert page.startswith("# Job runbook: acme-billing\n")
+    assert page.startswith("# Job runbook: acme&#45;billing\n")  # repository text as entities
     assert capsys.readouterr().err == "jobledger: wrote docs/jobs.md: 2 jobs\n"
     assert main(["render", "--root", str(signed), "-o", "-"]) == 0
     assert capsys.readouterr().out == page  # byte-identical: no clock, no path of the checkout

@@ -22,7 +22,21 @@ SIGNED_FOR_RETRIES = """\
     dedupe_guard: the provider's idempotency key is the invoice id
     reconciliation: comparing captured invoices with the provider's settlement report
     bulk_retry_limit: 50
+    rollback: refund each duplicate capture through the provider's refund API
 """
+
+
+def harmless(root: Path) -> None:
+    """Sign the job idempotent and business-idempotent: a retry of it is a harmless R2, which
+    needs no signed plan."""
+    overlay = root / "overlays" / "job_policy.yaml"
+    text = overlay.read_text("utf-8")
+    entry = text.index(f"  {JOB}:\n")
+    head, tail = text[:entry], text[entry:]
+    tail = tail.replace('idempotent: "no"', 'idempotent: "yes"', 1)
+    overlay.write_text(
+        head + tail.replace('business_idempotent: "no"', 'business_idempotent: "yes"')
+    )
 
 
 @pytest.fixture
@@ -40,6 +54,7 @@ def verdict(root: Path, *args: str) -> list[str]:
 def test_approved_exits_0_and_says_what_to_do_afterwards(
     shop: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    harmless(shop)
     assert main(verdict(shop, "--action", "retry", "--ticket", "INC-1")) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0] == f"APPROVED: retry of {JOB}"
@@ -47,7 +62,8 @@ def test_approved_exits_0_and_says_what_to_do_afterwards(
         "afterwards, reconcile the business outcome by comparing captured invoices with the "
         "provider's settlement report, independently of the job's own success report"
     ) in "\n".join(out)
-    assert out[-1].startswith("Audit: recorded as line 1 of .jobledger/audit.ndjson (sha256 ")
+    (audit_line,) = [line for line in out if line.startswith("Audit: ")]
+    assert audit_line.startswith("Audit: recorded as line 1 of .jobledger/audit.ndjson (sha256 ")
     (line,) = audit.read_lines(shop / ".jobledger" / "audit.ndjson", root=shop)
     assert line.record is not None
     assert line.record["verdict"] == "approved"
@@ -66,7 +82,10 @@ def test_blocked_exits_1_and_names_every_blocker(
     )
     assert "Review (2):" in out
     assert "not-business-idempotent:business_idempotent" in out
-    assert "bulk-approval:approval: --approved-by 'bob' is not the job's signed paging owner" in out
+    assert (
+        "tier-approval:approval: a bulk-retry here is R4 (R4 for the action): "
+        "--approved-by 'bob' is not the job's signed paging owner" in out
+    )
     assert "  1. do not bulk-retry yet" in out
 
 
@@ -78,7 +97,8 @@ def test_needs_review_exits_3(shop: Path, capsys: pytest.CaptureFixture[str]) ->
 def test_json_is_stable_and_carries_the_audit_line(
     shop: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(verdict(shop, "--action", "requeue", "--ticket", "INC-1", "--json")) == 0
+    harmless(shop)
+    assert main(verdict(shop, "--action", "retry", "--ticket", "INC-1", "--json")) == 0
     first = capsys.readouterr().out
     shown = json.loads(first)
     assert first == json.dumps(shown, indent=2, sort_keys=True) + "\n"
@@ -94,7 +114,7 @@ def test_json_is_stable_and_carries_the_audit_line(
     reconciled = ["reconcile", JOB, "--root", str(shop), "--ticket", "INC-1"]
     assert main([*reconciled, "--outcome", "confirmed", "--evidence", "the report matches"]) == 0
     capsys.readouterr()
-    assert main(verdict(shop, "--action", "requeue", "--ticket", "INC-1", "--json")) == 0
+    assert main(verdict(shop, "--action", "retry", "--ticket", "INC-1", "--json")) == 0
     again = json.loads(capsys.readouterr().out)
     assert again["audit"]["line"] == 3
     del shown["audit"], again["audit"]
@@ -110,8 +130,9 @@ def test_the_audit_line_names_what_the_decision_read(shop: Path) -> None:
     assert record["time"].endswith("Z")
     assert record["review"] == [
         "not-business-idempotent:business_idempotent",
-        "bulk-approval:approval",
+        "tier-approval:approval",
     ]
+    assert record["tier"] == "R4"
     assert record["ledger_sha256"] == _sha256(shop / "generated" / "job_ledger.json")
     assert record["overlay_sha256"] == _sha256(shop / "overlays" / "job_policy.yaml")
     assert {"job", "action", "count", "ticket", "verdict", "blockers", "version"} <= set(record)
@@ -147,7 +168,7 @@ def test_a_lock_held_too_long_prints_no_verdict(
     assert not path.exists()
 
 
-def test_an_unknown_id_suggests_the_one_meant_and_records_nothing(
+def test_an_unknown_id_suggests_the_one_meant_and_records_only_the_refusal(
     shop: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     args = ["verdict", "capture_invoice", "--root", str(shop), "--action", "retry"]
@@ -159,7 +180,10 @@ def test_an_unknown_id_suggests_the_one_meant_and_records_nothing(
     )
     assert main([*args[:1], "acme_shop.billing.tasks.capture_invoce", *args[2:]]) == 2
     assert f"did you mean {JOB}?" in capsys.readouterr().err
-    assert not (shop / ".jobledger").exists()
+    records = [
+        line.record for line in audit.read_lines(shop / ".jobledger" / "audit.ndjson", root=shop)
+    ]
+    assert [record["event"] for record in records if record is not None] == ["refusal", "refusal"]
 
 
 @pytest.mark.parametrize(
@@ -185,7 +209,10 @@ def test_a_bad_request_is_a_usage_error(
 ) -> None:
     assert main(["verdict", JOB, "--root", str(shop), *extra]) == 2
     assert says in capsys.readouterr().err
-    assert not (shop / ".jobledger").exists()
+    (line,) = audit.read_lines(shop / ".jobledger" / "audit.ndjson", root=shop)
+    assert line.record is not None
+    assert line.record["event"] == "refusal"  # recorded, and no verdict was given
+    assert says in line.record["reason"]
 
 
 def test_an_unknown_action_is_refused_by_the_parser(

@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
+from reporters.runbook._inert import readable
 
 from pytest_jobledger import git
 from pytest_jobledger.cli import main
@@ -52,7 +53,7 @@ def test_fail_is_a_failing_item(pytester: pytest.Pytester, repo: Path) -> None:
     pyproject.write_text('[tool.jobledger]\nreview_on_change = "fail"\n')
     result = pytester.runpytest_subprocess(
         "--jobledger", "-m", "jobledger", "--jobledger-base", "HEAD~1", "-p", "no:randomly",
-        "overlays/job_policy.yaml",
+        "-v", "overlays/job_policy.yaml",
     )  # fmt: skip
     assert result.ret == 1
     result.assert_outcomes(failed=1, passed=21)
@@ -84,15 +85,15 @@ def test_github_annotates_a_warning_on_the_overlay_entry(
     assert len(lines) == 1
     assert lines[0].startswith("::warning file=overlays/job_policy.yaml,line=2,endLine=2,")
     assert "title=jobledger review-after-change%3A billing.tasks.capture_invoice" in lines[0]
-    summary = (repo.parent / "summary.md").read_text("utf-8")
+    summary = readable((repo.parent / "summary.md").read_text("utf-8"))
     assert summary.startswith(
         "## Job ledger\n\n### What operators will see change (against `HEAD~1`)\n\n"
         "2 changed, 0 added, 0 removed; 1 overlay entry changed\n\n"
         "| job | change | ledger (from the code) | policy (the overlay) |\n"
     )
-    assert "| `billing.tasks.capture_invoice` | changed | queue billing -\\> default<br>" in summary
+    assert "| `billing.tasks.capture_invoice` | changed | queue billing -> default<br>" in summary
     assert "**0 failing**" in summary
-    assert "1 warnings" in summary
+    assert "· 1 warning\n" in summary  # one warning, in the singular
 
 
 def test_the_summary_says_once_that_there_is_no_diff(
@@ -105,7 +106,7 @@ def test_the_summary_says_once_that_there_is_no_diff(
         "-n", "2", "overlays/job_policy.yaml",
     )  # fmt: skip
     assert result.ret == 0
-    summary = (repo.parent / "summary.md").read_text("utf-8")
+    summary = readable((repo.parent / "summary.md").read_text("utf-8"))
     assert summary.count("No diff against the base") == 1
     assert "the ref 'gone' names no commit" in summary
 
@@ -116,11 +117,19 @@ def test_jobledger_check_lists_the_warning_and_exits_0(
     assert main(["check", "--base", "HEAD~1"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("warnings (they do not fail):\n")
+    # The first line is the short form (the job is named once, before the kind); -v below
+    # prints the whole message.
     assert out.splitlines()[1].startswith(
         "overlays/job_policy.yaml:2: warning: billing.tasks.capture_invoice::review-after-change "
-        "[review-after-change] Job billing.tasks.capture_invoice changed since HEAD~1 (queue "
-        "billing -> default, max_retries 5 -> 20, "
+        "[review-after-change] The job changed since HEAD~1 (queue billing ->"
     )
+    assert len(out.splitlines()[1]) <= 160
+    assert main(["check", "--base", "HEAD~1", "-v"]) == 0
+    verbose = " ".join(line.strip() for line in capsys.readouterr().out.splitlines())
+    assert (
+        "Job billing.tasks.capture_invoice changed since HEAD~1 (queue "
+        "billing -> default, max_retries 5 -> 20, "
+    ) in verbose
     assert out.endswith("jobledger: 3 jobs, 15 cells signed; 1 warning (not failing)\n")
     assert main(["check", "--base", "HEAD~1", "--format", "sarif"]) == 0
     (result,) = json.loads(capsys.readouterr().out)["runs"][0]["results"]
@@ -152,8 +161,8 @@ def test_jobledger_diff_in_three_formats(repo: Path, capsys: pytest.CaptureFixtu
         "moved only (not a change): billing.tasks.nightly_report",
     ]
     assert main(["diff", "--base", "HEAD~1", "--format", "markdown"]) == 0
-    markdown = capsys.readouterr().out
-    assert "| `billing.tasks.send_receipt` | changed | max\\_retries not set -\\> 3 | " in markdown
+    markdown = readable(capsys.readouterr().out)
+    assert "| `billing.tasks.send_receipt` | changed | max_retries not set -> 3 | " in markdown
     assert main(["diff", "--base", "HEAD~1", "--format", "json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert [job["id"] for job in data["jobs"]] == [

@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 from repo_files import copy_tracked
+from reporters.runbook._inert import readable
 
 from pytest_jobledger.cli import main
 
@@ -129,7 +130,7 @@ def test_the_echoed_hostile_key_is_never_a_command(run: list[dict[str, Any]]) ->
 def test_the_summary_lists_every_finding(run: list[dict[str, Any]]) -> None:
     summaries = [e["content"] for e in step_events(run, "gate") if e.get("command") == "summary"]
     assert summaries, "the gate step wrote no job summary"
-    summary = summaries[-1]
+    summary = readable(summaries[-1])
     assert "**3 failing** · 0 unsigned jobs · 2 orphans" in summary
     assert f"`{OVERLAY}:60`" in summary
     assert "### Orphan overlay entries (2)" in summary
@@ -143,12 +144,12 @@ def test_the_outputs_reach_the_workflow(run: list[dict[str, Any]]) -> None:
 
 def test_the_summary_starts_with_what_operators_will_see_change(run: list[dict[str, Any]]) -> None:
     summaries = [e["content"] for e in step_events(run, "gate") if e.get("command") == "summary"]
-    changes, _, findings = summaries[-1].partition("**3 failing**")
+    changes, _, findings = readable(summaries[-1]).partition("**3 failing**")
     assert findings, "the diff table comes first, then the findings"
     assert "### What operators will see change (against " in changes
     [row] = [line for line in changes.splitlines() if "capture" in line and line.startswith("|")]
     assert row.startswith("| `acme_shop.billing.tasks.capture_invoice` |")
-    assert "max\\_retries 5 -\\> 20" in row  # escaped Markdown for max_retries 5 -> 20
+    assert "max_retries 5 -> 20" in row
 
 
 def test_a_changed_job_whose_entry_was_not_touched_is_a_warning(
@@ -166,7 +167,7 @@ def test_a_changed_job_whose_entry_was_not_touched_is_a_warning(
 
 def test_the_summary_shows_the_runbook_rows_of_the_changed_jobs(run: list[dict[str, Any]]) -> None:
     summaries = [e["content"] for e in step_events(run, "gate") if e.get("command") == "summary"]
-    summary = summaries[-1]
+    summary = readable(summaries[-1])
     assert "### Runbook: the jobs this pull request changed" in summary
     assert "> **Preview:** 3 checks of the gate fail" in summary
     runbook = summary.partition("### Runbook: the jobs this pull request changed")[2]

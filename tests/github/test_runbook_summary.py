@@ -10,7 +10,7 @@ from helpers import git
 from repo_files import copy_tracked
 
 # tests/ is on sys.path (rootdir-relative test packages), so the shared parser helper is importable.
-from reporters.runbook._inert import foreign_markup
+from reporters.runbook._inert import foreign_markup, readable
 
 from pytest_jobledger.github.context import GitHubContext, changed_lines
 from pytest_jobledger.github.runbook import changed_jobs, runbook_section
@@ -105,7 +105,7 @@ def test_appended_after_the_findings(tmp_path: Path) -> None:
     append_summary(
         summary, [], extra=lambda limit: runbook_section(result, config, [CAPTURE], limit)
     )
-    text = summary.read_text("utf-8")
+    text = readable(summary.read_text("utf-8"))
     assert text.index("## Job ledger") < text.index("### Runbook: the jobs this pull request")
     assert "| `acme.billing.tasks.capture_invoice` | `billing` | 5 |" in text
 
@@ -126,7 +126,7 @@ def test_the_action_summary_shows_the_changed_jobs(
     monkeypatch.delenv("PYTEST_ADDOPTS", raising=False)
     result = pytester.runpytest_subprocess("--jobledger", "-p", "no:randomly", OVERLAY)
     result.assert_outcomes(passed=13)
-    summary = (repo.parent / "summary.md").read_text("utf-8")
+    summary = readable((repo.parent / "summary.md").read_text("utf-8"))
     assert "### Runbook: the jobs this pull request changed" in summary
     assert (
         "| `acme.billing.tasks.send_receipt` | `mail` | 8 | 30 s / not stated | yes | mail-oncall |"

@@ -18,6 +18,8 @@ def test_every_cell_is_in_the_schema_and_nothing_else() -> None:
         elif spec.kind is CellKind.WHOLE_NUMBER:
             assert properties[name]["type"] == "integer", name
             assert properties[name]["minimum"] == 0, name
+        elif spec.allowed:  # a text cell the vocabulary itself limits (risk_tier)
+            assert properties[name]["enum"] == list(spec.allowed), name
         else:
             assert properties[name]["$ref"] == "#/$defs/signed", name
 

@@ -72,3 +72,12 @@ def test_a_rotation_with_unusable_members_is_one_located_error(text: str, says: 
     with pytest.raises(OverlayError, match=says) as caught:
         parse_roster(text, "o.yaml")
     assert caught.value.line == 1
+
+
+def test_a_rotation_written_as_an_empty_mapping_lists_no_one() -> None:
+    """``messaging-oncall: {}`` is a rotation with no contact and no members yet, as
+    ``messaging-oncall:`` is: never refused over "members" nobody wrote."""
+    roster = parse_roster('messaging-oncall: {}\nbilling-oncall:\n  contact: "#b"\n', "o.yaml")
+    assert roster.owners == {"messaging-oncall": None, "billing-oncall": "#b"}
+    assert "messaging-oncall" in roster
+    assert roster.members.get("messaging-oncall", ()) == ()

@@ -99,6 +99,7 @@ def request(case: Mapping[str, Any]) -> Request:
         actor="tester",
         approval=approval(spec.get("approval")),
         history=History(**case.get("history", {})),
+        trail_problem=spec.get("trail"),
     )
 
 

@@ -17,6 +17,7 @@ import yaml
 from repo_files import copy_tracked
 
 from pytest_jobledger import audit
+from pytest_jobledger.audit.chain import encode_head, line_sha256
 from pytest_jobledger.cli import main
 
 REPO = Path(__file__).resolve().parents[2]
@@ -30,6 +31,7 @@ SIGNED_FOR_RETRIES = """\
     dedupe_guard: the invoice id is the provider's idempotency key; a second capture is refused
     reconciliation: comparing captured invoices with the provider's settlement report
     bulk_retry_limit: 500
+    rollback: refund each duplicate capture through the provider's refund API, then reconcile
 """
 pytestmark = pytest.mark.skipif(shutil.which("ssh-keygen") is None, reason="needs OpenSSH")
 
@@ -116,8 +118,17 @@ def sign(keys: Keys, signer: str, plan: Path, namespace: str = "jobledger-approv
 
 
 def trail(root: Path) -> list[dict[str, Any]]:
-    lines = audit.read_lines(root / ".jobledger" / "audit.ndjson", root=root)
-    return [dict(line.record) for line in lines if line.record is not None]
+    """The records of the trail a verdict would use now (JOBLEDGER_AUDIT_URL, else the file)."""
+    lines = audit.open_store(".jobledger/audit.ndjson", root=root).lines()
+    return [dict(line.record) for line in lines if line.record is not None and line.committed]
+
+
+def cut_before_plan(root: Path) -> list[bytes]:
+    """The file trail's lines before the plan's event (the plan is the last one made)."""
+    log = root / ".jobledger" / "audit.ndjson"
+    lines = log.read_bytes().splitlines(keepends=True)
+    plan = max(n for n, raw in enumerate(lines) if json.loads(raw).get("event") == "plan")
+    return lines[:plan]
 
 
 def planned(root: Path, keys: Keys, spec: dict[str, Any], signer: str = "dana", **kw: str) -> Path:
@@ -166,6 +177,21 @@ def change_project(root: Path, keys: Keys, change: str | None, monkeypatch: Any)
     elif change == "edited_plan":
         plan = root.parent / "plan.json"
         plan.write_text(plan.read_text().replace('"count": 400', '"count": 4000'))
+    elif change == "other_trail":
+        monkeypatch.setenv(audit.ENV_URL, "ops/other-operator.ndjson")
+        verdict(root, {"job": "acme_shop.celery_app.ping", "action": "retry"})
+    elif change == "other_empty_store":
+        monkeypatch.setenv(audit.ENV_URL, "sqlite:///other.db")
+    elif change == "plan_event_cut":
+        log = root / ".jobledger" / "audit.ndjson"
+        kept = cut_before_plan(root)
+        log.write_bytes(b"".join(kept))
+        head = audit.head_path(log)
+        head.write_text(encode_head(len(kept), line_sha256(kept[-1]) if kept else audit.GENESIS))
+    elif change == "copied_without_plan":
+        kept = cut_before_plan(root)
+        monkeypatch.setenv(audit.ENV_URL, "sqlite:///copy.db")
+        audit.open_store("x", root=root).load([raw.rstrip(b"\n") for raw in kept])
     elif change == "hand_edited_plan":
         plan = root.parent / "plan.json"
         plan.write_text(plan.read_text().replace('"count": 400', '"count":  400'))
@@ -199,7 +225,11 @@ def test_case(
         assert (code, out) == (2, "")
         assert case["error"] in err
         assert len(err.splitlines()) == 1, err
-        assert trail(shop) == before, "nothing is appended"
+        after = trail(shop)
+        assert after[: len(before)] == before, "nothing is rewritten"
+        refusals = after[len(before) :]  # a refused request is recorded, and nothing else
+        expected = ["refusal"] if case.get("recorded", True) else []
+        assert [record["event"] for record in refusals] == expected
         return
     shown = json.loads(out)
     assert shown["verdict"] == case["answer"], shown["blockers"]
@@ -224,6 +254,8 @@ def test_the_table_covers_every_reuse_attempt_the_issue_names() -> None:
         "expired",
         "rotation",
         "revoked",
+        "trail",
+        "unrecorded",
     ):
         assert f"approval-refused:{subject}" in named, subject
 
@@ -246,8 +278,13 @@ def test_the_plan_is_canonical_and_its_digest_is_printed(
     assert {"job", "action", "count", "ticket", "ledger_row_sha256", "overlay_entry_sha256"} <= set(
         document
     )
-    (event,) = trail(shop)
+    opened, event = trail(shop)  # the empty trail got its identity first: the plan names it
     assert (event["event"], event["plan_sha256"]) == ("plan", digest)
+    assert (opened["event"], document["trail"]) == ("trail", opened["trail_id"])
+    assert (
+        document["trail_head"]
+        == audit.read_lines(shop / ".jobledger" / "audit.ndjson", root=shop)[0].sha256
+    )
 
 
 def test_a_blocked_request_gets_no_plan(shop: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -315,6 +352,11 @@ def test_reruns_asked_without_a_ticket_are_reconciled_without_one(
 ) -> None:
     """A retry asked without --ticket is bounded like any other, and its group can be
     reconciled (no dead end where the next ticketless retry waits for ever)."""
+    overlay = shop / "overlays" / "job_policy.yaml"  # signed idempotent: a harmless R2 retry
+    text = overlay.read_text("utf-8")
+    entry = text.index(f"  {JOB}:\n")
+    tail = text[entry:].replace('idempotent: "no"', 'idempotent: "yes"', 1)
+    overlay.write_text(text[:entry] + tail, "utf-8")
     retry = ["verdict", JOB, "--action", "retry", "--actor", "alice", "--root", str(shop)]
     assert main(retry) == 0
     out = capsys.readouterr().out

@@ -105,7 +105,7 @@ def test_a_cell_the_gate_fails_is_missing_not_signed() -> None:
     fact = {fact.name: fact for fact in verdict.facts}["idempotent"]
     assert fact.evidence is Evidence.MISSING
     assert fact.value is None
-    assert fact.where == f"{OVERLAY}:9"
+    assert fact.where == f"{OVERLAY}:10"  # after the base's eight quoted cells
     assert "not-yes-no" in fact.note
 
 
@@ -119,7 +119,7 @@ def test_an_unproved_ledger_field_is_missing_with_the_ledgers_reason() -> None:
 def test_an_approval_is_self_reported_even_when_it_names_the_owner() -> None:
     case = {"request": {"action": "bulk-retry", "count": 5, "approved_by": "billing-oncall"}}
     verdict = decide(world(BASE, case), request(case))
-    assert verdict.answer is Answer.NEEDS_REVIEW  # typed, not signed (issue 22)
+    assert verdict.answer is Answer.NEEDS_REVIEW  # typed, not signed
     fact = {fact.name: fact for fact in verdict.facts}["approved_by"]
     assert fact.evidence is Evidence.SELF_REPORTED
     assert "not verified" in fact.note
@@ -316,7 +316,8 @@ def test_a_stale_ledger_is_graded_stale_and_the_card_shows_one_line_per_fact(
         "Evidence (source: the code; signed: a person's claim; self-reported: as typed):"
     )
     facts = out[evidence + 1 : start]
-    grades_shown = out[start + 1 : out.index("Next:")]
+    end = next(at for at in range(start + 1, len(out)) if not out[at].startswith("  "))
+    grades_shown = out[start + 1 : end]
     assert len(grades_shown) == len(facts) == len(grades)
     for fact, grade in zip(facts, grades_shown, strict=True):
         assert fact.split()[0] == grade.split()[0]

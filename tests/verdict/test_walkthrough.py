@@ -30,6 +30,7 @@ SIGNED = """\
     dedupe_guard: the invoice id is the provider's idempotency key; a second capture is refused
     reconciliation: comparing captured invoices with the provider's settlement report
     bulk_retry_limit: 500
+    rollback: refund each duplicate capture through the provider's refund API, then reconcile
 """
 _DIGEST = re.compile(r"\b(?:[0-9a-f]{64}|[0-9a-f]{12})\b")
 _TIME = re.compile(r"\b\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z")

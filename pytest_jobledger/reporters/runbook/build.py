@@ -11,6 +11,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import TypeGuard
 
+from ...core.redact import redact
 from ...findings import STATUS_JOB, Check, Finding, GateResult, JoinedJob, Kind
 from ...ledger.model import RESOLVED_FIELDS
 from ...project import Config
@@ -172,7 +173,7 @@ def _job_page(
         ledger=ledger,
         options=options,
         policy=policy,
-        docstring=job.docstring,
+        docstring=redact(job.docstring, job.location) if job.docstring is not None else None,
         findings=findings,
         draft=draft,
     )
@@ -212,7 +213,8 @@ def _cells(row: JoinedJob, config: Config) -> list[PolicyCell]:
             cells.append(PolicyCell(name, state, check.path, check.line, finding=check.finding))
         else:
             value = written.value if written is not None else None
-            cells.append(PolicyCell(name, SIGNED, check.path, check.line, value=_answer(value)))
+            answer = redact(_answer(value), f"{check.path}:{check.line}")
+            cells.append(PolicyCell(name, SIGNED, check.path, check.line, value=answer))
     return cells
 
 

@@ -1,13 +1,15 @@
 """What a real CommonMark parser (markdown-it-py, which MyST builds on) makes of a page.
 
-The runbook may contain exactly three kinds of markup of its own: each job's empty anchor
-``<a id="job-...">``, the ``<br>`` of a multi-line table cell, and links to a job's anchor or a
-framework's documentation. Anything else (an HTML node, a link, an image, a heading, a table row
+The runbook may contain exactly four kinds of markup of its own: each job's empty anchor
+``<a id="job-...">``, the ``<br>`` of a multi-line table cell, code as HTML (``<code>`` inline, a
+one-line ``<pre><code>`` block) around entity text, and links to a job's anchor or a framework's
+documentation. Anything else (an HTML node, a link, an image, a heading, a table row
 with the wrong number of cells) can only have come from the repository's text.
 """
 
 from __future__ import annotations
 
+import html
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -21,6 +23,8 @@ ANCHOR = re.compile(r'<a id="job-[a-z0-9-]+"></a>')
 #: How the parser splits an anchor: its open tag and its close tag, each an inline HTML node.
 ANCHOR_PARTS = re.compile(r'<a id="job-[a-z0-9-]+">|</a>')
 DOC_URLS = {row.url for row in DEFAULTS}
+#: The page's own code markup: the tags only, or a whole one-line block of entity text.
+CODE = re.compile(r"</?code>|<pre><code>[^<>]*</code></pre>")
 
 
 def parser() -> MarkdownIt:
@@ -82,7 +86,7 @@ def foreign_markup(text: str) -> list[str]:
     problems = [
         f"html {html!r}"
         for html in found.html
-        if html != "<br>" and not ANCHOR_PARTS.fullmatch(html)
+        if html != "<br>" and not ANCHOR_PARTS.fullmatch(html) and not CODE.fullmatch(html)
     ]
     if found.html.count("</a>") != len(ANCHOR.findall(text)):
         problems.append("an </a> that closes no anchor of the page")
@@ -92,3 +96,11 @@ def foreign_markup(text: str) -> list[str]:
     problems += [f"image {src!r}" for src in found.images]
     problems += [f"table row {row} has the wrong number of cells" for row in found.bad_rows]
     return problems
+
+
+def readable(text: str) -> str:
+    """``text`` as a reader of the Markdown source would write it: ``<code>x</code>`` as a code
+    span, entities as their characters. For asserting what a page says, not how it is escaped;
+    a decoded pipe may split a table row again, so table structure is checked on the raw text."""
+    spans = re.sub(r"<code>([^<>]*)</code>", lambda match: f"`{match.group(1)}`", text)
+    return html.unescape(spans)
