@@ -1,6 +1,8 @@
-"""The frameworks the extractor knows, one module each (``celery``, ``dramatiq``, ``huey``, ``rq``),
-each declaring its decorators as data: ``rules`` (how a registration's arguments map to ledger
-fields)."""
+"""The frameworks the extractor knows, one module each (``celery``, ``dramatiq``, ``huey``, ``rq``,
+``django_tasks``, ``taskiq``, ``procrastinate``), each declaring its decorators as data: ``rules``
+(how a registration's arguments map to ledger fields). Places that are not decorators have tables
+too: ``enqueue`` (RQ's enqueued jobs), ``settings`` (arq's and SAQ's worker settings) and
+``unsupported`` (job frameworks without a table, reported at their import)."""
 
 from __future__ import annotations
 
