@@ -1,4 +1,4 @@
-"""Extraction speed and memory, with the baselines that bound it and issue 8's goals, in one run.
+"""Extraction speed and memory, with the baselines that bound it and the speed goals, in one run.
 
     python benchmarks/extract_bench.py [--modules 10000] [--seed 8] [--items 5000]
     python benchmarks/extract_bench.py --root DIR        # any real tree (its own configuration)
@@ -15,7 +15,7 @@ waits for; the table prints seconds and each goal's ratio from the same run:
 - the gate: ``pytest --jobledger -m jobledger`` cold and warm, beside its floor (pytest running
   as many trivial passing items as the gate has), and with ``-n 2``.
 
-With ``--trees`` it measures issue 25's goals instead, one table per tree, every tree in the
+With ``--trees`` it measures per-tree goals instead, one table per tree, every tree in the
 same run (``--trees real:1200,real:4000,synthetic:1200``: a shape of :mod:`repo_tree` and a
 number of modules): ``ast.parse`` of every file, ``jobledger extract`` cold (serial, as the
 engine decides for the tree), warm (nothing changed), parallel (cold, two workers forced) and
@@ -132,7 +132,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-gate", action="store_true", help="skip the pytest measurements")
     parser.add_argument(
         "--trees",
-        help="issue 25's tables instead: shape:modules,... (real:1200,real:4000,synthetic:1200)",
+        help="the per-tree tables instead: shape:modules,... (real:1200,real:4000,synthetic:1200)",
     )
     parser.add_argument(
         "--libcst-sample",

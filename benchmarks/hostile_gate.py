@@ -9,7 +9,7 @@ reported (``ru_maxrss`` of that child, from ``os.wait4``) is the command's alone
 the wall time, the peak RSS, the exit status and the first words of what the command said.
 Nothing is asserted: the figures depend on the machine (and on its load); read the table.
 
-Inputs (from issue 13):
+Inputs (each once a crash or a stall):
 
 - ``baseline``: the jobs, every one signed; what any run costs;
 - ``orphans-2k``: 2,000 orphan entries ("did you mean" used to compare every pair: 49 s);

@@ -2,7 +2,7 @@
 
     python benchmarks/repo_tree.py DIR [--modules 10000] [--seed 8] [--shape synthetic|real]
 
-The shape follows what issue 8 measured on real Celery, Dramatiq, RQ and Huey applications:
+The shape follows what was measured on real Celery, Dramatiq, RQ and Huey applications:
 
 - one module holds the Celery app (``shop/worker.py``), one the Huey instance, one a Dramatiq
   broker; a module of decorator aliases (``billing_task = app.task(queue="billing")``) and a
@@ -14,7 +14,7 @@ The shape follows what issue 8 measured on real Celery, Dramatiq, RQ and Huey ap
   functions, call ``.delay()``, keep ``task_id`` variables, enqueue with ``job = queue.enqueue``;
 - the rest is ordinary code (helpers, classes, decorators, imports of each other) of varied size.
 
-``--shape real`` writes a tree shaped like the real codebases issue 25 measured instead
+``--shape real`` writes a tree shaped like measured real codebases instead
 (:func:`write_real_tree`): most modules use jobs without registering any (they import task
 functions, call ``.delay()``, ``.send()`` and ``.apply_async()``, keep ``task_id`` variables and
 Celery settings; a few call ``app.send_task`` or a task function directly, so the text scan must
@@ -471,7 +471,7 @@ def _large(rng: random.Random, index: int) -> tuple[str, str]:
 
 
 def write_real_tree(root: Path, modules: int = 1200, seed: int = 25) -> Tree:
-    """A tree shaped like the real codebases of issue 25 (see the module's docstring): about
+    """A tree shaped like those real codebases (see the module's docstring): about
     1 module in 20 registers jobs, about 3 in 5 use jobs, about 1 in 100 is very large."""
     rng = random.Random(seed)
     src = root / "src"

@@ -7,10 +7,10 @@ step below runs on a warm cache), then times each command as a fresh process, as
 it: ``--help``, ``--version``, ``list``, ``show``, ``verdict`` and ``audit --verify``. Each step's
 best of ``--repeat`` runs, in wall and CPU seconds (the child's user + system time: a shared
 machine's load inflates the wall time, not this), and its ratio to ``python -c pass`` from the
-same run, with the issue's target (issue 25: 3x for ``--help``/``--version``, 6x for the rest).
+same run, with the target (3x for ``--help``/``--version``, 6x for the rest).
 The last column names the heavy libraries the command imported (from ``python -X importtime``).
 
-``--gate`` adds issue 25's xdist question: ``pytest --jobledger -m jobledger`` serially and with
+``--gate`` adds the xdist question: ``pytest --jobledger -m jobledger`` serially and with
 ``-n 2`` beside pytest on as many trivial passing items, serially and with ``-n 2``; what the gate
 adds under xdist should be no more than what it adds serially.
 

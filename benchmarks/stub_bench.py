@@ -1,4 +1,4 @@
-"""``jobledger stub`` on a big overlay, with the baselines that bound it, in one run (issue 25).
+"""``jobledger stub`` on a big overlay, with the baselines that bound it, in one run.
 
     python benchmarks/stub_bench.py [--jobs 3000] [--repeat 3] [--keep DIR]
     python benchmarks/stub_bench.py --make DIR [--jobs 3000]   # only write the project

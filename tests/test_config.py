@@ -93,7 +93,7 @@ def test_typo_gets_a_suggestion(tmp_path: Path) -> None:
         load_config(cwd=tmp_path)
 
 
-# -- issue 13: a `paths` typo, unsound `required_cells`, and every error at its line -----------
+# -- a `paths` typo, unsound `required_cells`, and every error at its line -----------
 
 
 @pytest.mark.parametrize(

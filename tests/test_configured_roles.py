@@ -1,4 +1,4 @@
-"""Configured paths and their roles (issues 19 and 27, items 5 and 7): one table of hostile
+"""Configured paths and their roles: one table of hostile
 ``[tool.jobledger]`` values, each a located error (``pyproject.toml:LINE: [tool.jobledger] KEY:``),
 exit 2, no traceback and not one byte written, from every command that writes.
 
@@ -29,7 +29,7 @@ OVERLAY = 'jobs:\n  billing.tasks.capture_invoice:\n    idempotent: "yes"\n'
 
 #: (key, TOML value, what the message says)
 CASES: list[tuple[str, str, str]] = [
-    # -- under .git, in any spelling (issue 19)
+    # -- under .git, in any spelling
     ("ledger", '".git/hooks/pre-commit"', "belongs to git"),
     ("schema", '".GIT/x"', "belongs to git"),
     ("runbook", '"docs/.git./hooks/post-checkout"', "belongs to git"),
@@ -41,7 +41,7 @@ CASES: list[tuple[str, str, str]] = [
     ("owners", '".git/owners.yaml"', "belongs to git"),
     ("allowed_signers", '".git/allowed_signers"', "belongs to git"),
     ("paths", '[".git"]', "belongs to git"),
-    # -- a NUL byte in any path key (issue 27 item 5)
+    # -- a NUL byte in any path key
     ("ledger", '"gen\\u0000/ledger.json"', "NUL byte"),
     ("cache_dir", '"cache\\u0000"', "NUL byte"),
     ("owners", '"owners\\u0000.yaml"', "NUL byte"),
@@ -53,12 +53,12 @@ CASES: list[tuple[str, str, str]] = [
     ("baseline", '"baseline\\u0000.json"', "NUL byte"),
     ("paths", '["billing\\u0000"]', "NUL byte"),
     ("exclude", '["a\\u0000b"]', "NUL byte"),
-    # -- values that crashed (issue 27 item 5)
+    # -- values that crashed
     ("exclude", '["\\\\"]', "is not a .gitignore-style pattern"),
     ("exclude", '["!"]', "is not a .gitignore-style pattern"),
     ("exclude", '["[z-a]"]', "is not a .gitignore-style pattern"),
     ("schema_url", '"https://[::1"', "is not a URL"),
-    # -- two roles, one file (issue 27 item 7)
+    # -- two roles, one file
     ("ledger", '"overlays/job_policy.yaml"', "is the same file as overlay"),
     ("schema", '"overlays/job_policy.yaml"', "is the same file as overlay"),
     ("runbook", '"overlays/job_policy.yaml"', "is the same file as overlay"),
@@ -72,7 +72,7 @@ CASES: list[tuple[str, str, str]] = [
     ("ledger", '"./overlays//job_policy.yaml"', "is the same file as overlay"),
     ("ledger", '".jobledger_cache/ledger.json"', "inside (or around) cache_dir"),
     ("cache_dir", '"overlays"', "inside (or around)"),
-    # -- a written role that is a source (issue 27 item 7)
+    # -- a written role that is a source
     ("ledger", '"billing/tasks.py"', "is a Python source"),
     ("schema", '"billing/__init__.py"', "is a Python source"),
     ("runbook", '"docs/jobs.pyi"', "is a Python source"),

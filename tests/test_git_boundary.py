@@ -104,7 +104,7 @@ def test_no_module_but_git_py_names_the_git_program() -> None:
 
 
 def test_no_module_but_the_runner_names_the_ssh_keygen_program() -> None:
-    """ssh-keygen starts in verdict/sshkeygen.py only (issue 22): no other module spells it as a
+    """ssh-keygen starts in verdict/sshkeygen.py only: no other module spells it as a
     program name (messages that tell a person what to run are whole sentences, not the name)."""
     for name, source in _modules().items():
         if name == "verdict/sshkeygen.py":

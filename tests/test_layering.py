@@ -4,7 +4,7 @@ the order of the layers, and against the directions a stage may never take.
 The layers, lowest first (a module imports only from a lower layer or its own room):
 core/ < programs < git < audit/ < project/ < ledger/, overlay/ < findings < extract/,
 baseline/, draft/ < gate/, stub/ < verdict/ < session < presenters (reporters/, github/, docs/,
-cli/, plugin; among them reporters/ < docs/, plugin < github/, cli/).
+cli/, plugin; among them reporters/ < docs/, plugin < github/ < cli/).
 
 source -> extract/ -> ledger/ -> gate/ (with overlay/) -> findings -> presenters (plugin,
 reporters/, github/, cli/), whose inputs ``session`` reads once; stub/ sits beside the chain and
@@ -97,8 +97,10 @@ LAYERS: dict[str, int] = {
     # The presenters, themselves in order: the formats, then what draws them.
     "reporters": 11,
     **dict.fromkeys(("docs", "plugin"), 12),
-    **dict.fromkeys(("github", "cli"), 13),
-    "__main__": 14,
+    "github": 13,
+    # The command line on top: `jobledger gate` runs the Action's own command (github.action).
+    "cli": 14,
+    "__main__": 15,
 }
 #: Modules of a higher layer that a lower one may read, each with its reason.
 UPWARD: dict[tuple[str, str], str] = {

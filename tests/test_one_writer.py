@@ -1,4 +1,4 @@
-"""One writer (issue 19): every file the tool writes goes through ``atomic.py``, and it refuses a
+"""One writer: every file the tool writes goes through ``atomic.py``, and it refuses a
 target outside the root, under ``.git``, behind a symlink at any level, or not a regular file.
 
 The first half reads the package's source: a write anywhere else (``open(..., "w")``,

@@ -204,7 +204,7 @@ def test_bad_configuration_is_a_usage_error(pytester: pytest.Pytester, project: 
     result.stderr.fnmatch_lines(["*jobledger:*paths_*unknown key*"])
 
 
-# -- issue 13 --------------------------------------------------------------------------------
+# -- bad input: located errors, never a traceback ---------------------------------------
 
 
 def test_a_missing_root_names_the_pytest_option(pytester: pytest.Pytester, project: Path) -> None:

@@ -1,4 +1,4 @@
-"""One text channel (issue 19): no line of human output can begin a CI workflow command.
+"""One text channel: no line of human output can begin a CI workflow command.
 
 GitHub's runner reads a line that starts with ``::`` (after blanks) as a workflow command, and
 ``##[``/``##vso[`` anywhere in a line. ``jobledger check`` starts each line with a path, so a

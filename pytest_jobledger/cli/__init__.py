@@ -7,8 +7,9 @@ A subcommand's module is imported only when that subcommand is parsed, so ``jobl
 
 Beside the subcommands: ``common`` (``--root``/``--config`` into a ``Config``, the job an
 operator named), ``options`` (the options every subcommand spells the same way), ``progress``
-(how far a long extraction is, on stderr), ``cards`` (the text a person reads during an
-incident) and ``observations`` (the trail's record of what was looked at and what was refused).
+(how far a long extraction is, on stderr), ``selection`` (``check``'s ``--select``, ``--ignore``
+and ``--exit-zero``), ``cards`` (the text a person reads during an incident) and
+``observations`` (the trail's record of what was looked at and what was refused).
 
 Exit codes, for every subcommand: 0 clean, 1 findings or problems reported, 2 usage or
 configuration error (``verdict`` also exits 3 for needs-review, and 2 when its trail cannot be

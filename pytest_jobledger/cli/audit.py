@@ -150,6 +150,7 @@ def listing(lines: Sequence[Any]) -> list[str]:
                     initial_indent=indent,
                     subsequent_indent=indent + "  ",
                     break_long_words=True,
+                    break_on_hyphens=False,  # a reason code reads whole
                 )
             )
     return out

@@ -161,7 +161,7 @@ def escape_surrogates(text: str) -> str:
     return _SURROGATE.sub(lambda match: f"\\u{ord(match.group()):04x}", text)
 
 
-# -- the one text channel (issue 19): no line of human output is a workflow command ------------
+# -- the one text channel: no line of human output is a workflow command ------------
 
 #: GitHub reads a line that starts with ``::`` (after blanks) as a workflow command; the older
 #: ``##[name]`` and Azure's ``##vso[`` are read anywhere in a line.

@@ -17,7 +17,7 @@ from ..findings import Check, GateResult
 from ..project import RUNBOOK_GROUPS, Config, load_config
 from ..reporters.runbook.build import blockers, build_runbook
 from ..reporters.runbook.model import Runbook
-from ..reporters.text import format_finding
+from ..reporters.text import short_line
 from ..session import Session
 
 
@@ -62,11 +62,11 @@ def _book(result: GateResult, config: Config, *, preview: bool) -> Runbook:
 
 
 def _line(check: Check) -> str:
-    """A blocker as ``jobledger check`` prints its finding (inert, as :func:`~..text.say`
+    """A blocker as ``jobledger check`` prints its finding by default (inert, as :func:`~..text.say`
     prints it); a check the gate could not judge has none, so it is located and named with the
     reason instead."""
     if check.finding is not None:
-        line = format_finding(check.finding)
+        line = short_line(check.finding)
     else:
         line = one_line(f"{check.path}:{check.line}: {check.name} not judged: {check.skipped}")
     # A build log is read by CI runners too: a path named `::notice ...` must not be a command.

@@ -6,7 +6,10 @@ statement walk per file with ``expressions``, filling ``records``; ``scopes``: w
 function, class body and comprehension binds) -> ``resolve`` (names across modules) -> ``sites``
 + ``matching`` +
 ``frameworks`` (what registers a job; ``binding``: the evidence a place needs, by binding never by
-spelling; ``advice``: what a problem says) -> ``ignores`` (accepted places, from comments) ->
+spelling; ``advice``: what a problem says; ``enqueue`` for RQ's enqueued
+functions, merged one row per function by ``enqueued``; ``worker_settings`` for arq's and SAQ's
+settings; ``imports`` for a job framework without a table; ``celery_config`` + ``celery_facts``
+for Celery's routes and beat schedule) -> ``ignores`` (accepted places, from comments) ->
 ``rows`` + ``arguments`` + ``values`` (what a registration says) -> ``engine`` (the driver).
 Speed: ``prefilter`` (which files can register, from their text), ``reading`` (bytes and their
 digest, or a located problem), ``reduce`` (less for libcst to parse), ``filescan`` (one candidate

@@ -15,7 +15,8 @@ import libcst as cst
 
 from ..core.text import clip
 from ..ledger.model import RESOLVED_FIELDS, JSONValue
-from .frameworks import FIELD_KINDS, Evaluation, Rules
+from .frameworks import DELIVERY_KINDS, FIELD_KINDS, Evaluation, Rules
+from .records import dotted_name
 from .values import Known, Outcome, Unknown, not_literal, source_text
 
 NOT_SET = "not set at registration"
@@ -50,6 +51,8 @@ class Reading:
     unresolved: dict[str, str] = field(default_factory=dict)
     options: dict[str, JSONValue] = field(default_factory=dict)
     defaults: dict[str, str] = field(default_factory=dict)
+    #: Typed delivery options (:data:`.frameworks.DELIVERY_KINDS`).
+    delivery: dict[str, JSONValue] = field(default_factory=dict)
     #: The fields the registration's own arguments set (a wrapper's body may not override them).
     explicit: set[str] = field(default_factory=set)
 
@@ -142,6 +145,9 @@ def read(
     for keyword, entry in sorted(arguments.keywords.items()):
         if keyword not in used_keywords:
             _option(reading, keyword, entry)
+    for keyword, key in rules.delivery.items():
+        if keyword in arguments.keywords:
+            _delivery(reading, key, arguments.keywords[keyword], rules)
     for position, argument in enumerate(arguments.positional):
         if position not in used_positions:
             names = rules.positional_names
@@ -206,6 +212,43 @@ def _option(reading: Reading, label: str, entry: Argument | Known) -> None:
         reading.options[label] = outcome.value
     elif isinstance(entry, Argument):
         reading.unresolved[f"options.{label}"] = not_literal(entry.node).reason
+
+
+def _delivery(reading: Reading, key: str, entry: Argument | Known, rules: Rules) -> None:
+    """A delivery option as its typed value; a value of the wrong kind is left out, with why
+    (a non-literal one already has its reason under ``options.<keyword>``)."""
+    kind = DELIVERY_KINDS[key]
+    if kind == "names" and isinstance(entry, Argument):
+        node = entry.node
+        items = node.elements if isinstance(node, (cst.Tuple, cst.List)) else None
+        names = [dotted_name(e.value) for e in items] if items is not None else [dotted_name(node)]
+        if all(name is not None for name in names):
+            reading.delivery[key] = [name for name in names if name is not None]
+            return
+    outcome = _outcome(entry)
+    if not isinstance(outcome, Known):
+        return
+    value = outcome.value
+    typed: JSONValue = None
+    if (kind in ("flag", "flag_or_seconds") and isinstance(value, bool)) or (
+        kind == "text" and isinstance(value, str)
+    ):
+        typed = value
+    elif kind in ("seconds", "flag_or_seconds") and not isinstance(value, bool):
+        typed = _seconds(value, rules)
+    if typed is None:
+        reading.unresolved[f"delivery.{key}"] = f"expected {_KIND_NAMES[kind]}, found {value!r}"
+    else:
+        reading.delivery[key] = typed
+
+
+_KIND_NAMES = {
+    "flag": "true or false",
+    "names": "a tuple of exception classes",
+    "text": "a string",
+    "seconds": "a duration in seconds",
+    "flag_or_seconds": "true, false or a number of seconds",
+}
 
 
 def _convert(name: str, outcome: Outcome, rules: Rules) -> Outcome:

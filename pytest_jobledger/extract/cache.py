@@ -45,6 +45,7 @@ from ..core.paths import read_regular
 from ..ledger.model import Job, Pattern, Unsupported
 from ..project import Config
 from .cachekey import KeyUnavailable, load_key, sign, verify
+from .celery_facts import CeleryFact
 from .deps import Trail, digest
 from .limits import MAX_FILE_BYTES_CEILING
 from .prefilter import BindFact, TextFacts
@@ -95,7 +96,7 @@ class ScanRecord:
     """One candidate file's rows and problems, and what they were made from."""
 
     digest: str
-    found: tuple[Job | Unsupported, ...]
+    found: tuple[Job | Unsupported | CeleryFact, ...]
     problems: tuple[Unsupported, ...]
     cited: tuple[Unsupported, ...]
     matched: tuple[str, ...]
@@ -281,7 +282,11 @@ def _dump_scan(record: ScanRecord) -> dict[str, Any]:
     return {
         "digest": record.digest,
         "found": [
-            {"job": item.to_json()} if isinstance(item, Job) else {"unsupported": item.to_json()}
+            {"job": item.to_json()}
+            if isinstance(item, Job)
+            else {"celery": item.to_json()}
+            if isinstance(item, CeleryFact)
+            else {"unsupported": item.to_json()}
             for item in record.found
         ],
         "problems": [item.to_json() for item in record.problems],
@@ -354,11 +359,13 @@ def _load_file(item: Mapping[str, Any]) -> FileRecord:
 
 
 def _load_scan(item: Mapping[str, Any]) -> ScanRecord:
-    found: list[Job | Unsupported] = []
+    found: list[Job | Unsupported | CeleryFact] = []
     for entry in item["found"]:
         entry = _mapping(entry)
         if set(entry) == {"job"}:
             found.append(_job(entry["job"]))
+        elif set(entry) == {"celery"}:
+            found.append(CeleryFact.from_json(_mapping(entry["celery"])))
         elif set(entry) == {"unsupported"}:
             found.append(_unsupported(entry["unsupported"]))
         else:

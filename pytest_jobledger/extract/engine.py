@@ -385,18 +385,30 @@ class Extractor:
         scans: Mapping[str, ScanRecord],
         reported: set[str],
     ) -> tuple[Ledger, set[str]]:
+        from .celery_facts import CeleryFact, apply_celery_config
+        from .enqueued import merge_enqueued  # plain rows: no libcst needed
+
         jobs: list[Job] = []
+        facts: list[CeleryFact] = []
         unsupported: list[Unsupported] = list(self.walk_problems)
         unsupported += [r.problem for r in records.values() if r.problem is not None]
         matched: set[str] = set()
         for source in candidates:
             scan = scans[source.rel_path]
             for item in scan.found:
-                (jobs if isinstance(item, Job) else unsupported).append(item)  # type: ignore[arg-type]
+                if isinstance(item, Job):
+                    jobs.append(item)
+                elif isinstance(item, CeleryFact):
+                    facts.append(item)
+                else:
+                    unsupported.append(item)
             if source.rel_path in reported:
                 unsupported += scan.problems
             unsupported += scan.cited
             matched |= set(scan.matched)
+        jobs, conflicts = merge_enqueued(jobs)
+        jobs, unregistered = apply_celery_config(jobs, facts)
+        unsupported += conflicts + unregistered
         ignores = {path: r.facts.ignores for path, r in records.items() if r.facts.ignores}
         if ignores:
             unsupported = apply_ignores(unsupported, ignores)

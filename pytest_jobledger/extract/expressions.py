@@ -9,6 +9,11 @@ import libcst as cst
 from .records import CallSite, Context, ModuleSummary, Reference, dotted_name, replace_context
 from .scopes import Scope, bind_in, bind_local, function_scope
 
+#: Methods that may take the function by keyword only (``register_task``; RQ's
+#: ``enqueue_call(func=fn)``, rq-scheduler's ``schedule(..., func=fn)``): kept at module level.
+#: Celery's ``app.conf.update(task_routes=...)`` too (:mod:`.celery_config`).
+_BY_KEYWORD = frozenset({"register_task", "enqueue_call", "schedule", "cron", "update"})
+
 
 class Expressions:
     """Mixed into the walker: it records into ``summary``."""
@@ -71,7 +76,7 @@ class Expressions:
             func = node.func.func if isinstance(node.func, cst.Call) else node.func
             if isinstance(func, (cst.Name, cst.Attribute)):
                 has_positional = any(not arg.keyword and not arg.star for arg in node.args)
-                registers = isinstance(func, cst.Attribute) and func.attr.value == "register_task"
+                registers = isinstance(func, cst.Attribute) and func.attr.value in _BY_KEYWORD
                 if has_positional or registers or context.in_function:
                     self.summary.calls.append(CallSite(node, line, context))
             if isinstance(func, cst.Name) and func.value == "getattr":

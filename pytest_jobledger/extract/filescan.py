@@ -17,9 +17,13 @@ import libcst as cst
 from ..ledger.model import Job, Pattern, Unsupported
 from ..project import Config
 from .cache import ScanRecord
+from .celery_config import CeleryConfig
+from .celery_facts import CeleryFact
 from .deps import Trail
 from .discovery import SourceFile
+from .enqueue import Enqueues
 from .frameworks import FRAMEWORKS
+from .imports import framework_imports
 from .limits import MAX_FILE_BYTES_CEILING
 from .loading import RETAINED_WORK, SourceLoader
 from .prefilter import BindFact, Words
@@ -27,6 +31,7 @@ from .records import ModuleSummary, dotted_name
 from .resolve import ProjectIndex
 from .rows import RowBuilder
 from .sites import Sites
+from .worker_settings import WorkerSettings
 
 
 class Scanner:
@@ -46,7 +51,9 @@ class Scanner:
         instances: set[str] = set()
         keys: set[str] = set(config.extraction.decorators)
         settings: set[str] = set()
+        chained: set[str] = set()
         for framework in FRAMEWORKS.values():
+            chained |= framework.returns_self
             canonical.update(framework.canonical)
             instances |= framework.instance_classes
             keys |= set(framework.decorators)
@@ -65,10 +72,13 @@ class Scanner:
             instance_classes=frozenset(instances),
             decorator_keys=frozenset(keys),
             positional_settings=frozenset(settings),
+            returns_self=frozenset(chained),
         )
-        self.sites = Sites(
-            self.index, config, RowBuilder(self.index, config), words, aliases=aliases
-        )
+        rows = RowBuilder(self.index, config)
+        self.sites = Sites(self.index, config, rows, words, aliases=aliases)
+        self.enqueues = Enqueues(self.index, rows)
+        self.settings = WorkerSettings(self.index, rows)
+        self.celery_config = CeleryConfig(self.index)
 
     def scan(self, source: SourceFile) -> ScanRecord:
         """Every job and unsupported place in ``source``; a module too convoluted to follow is
@@ -80,7 +90,7 @@ class Scanner:
             summary = self.loader.summary(source, pin=True)
         finally:
             self.loader.trail = None
-        found: list[Job | Unsupported] = []
+        found: list[Job | Unsupported | CeleryFact] = []
         cited: set[Unsupported] = set()
         if summary is not None:
             trail.skipped |= summary.blanked
@@ -124,12 +134,17 @@ class Scanner:
 
     def _places(
         self, summary: ModuleSummary
-    ) -> Iterator[Callable[[], Iterable[Job | Unsupported]]]:
+    ) -> Iterator[Callable[[], Iterable[Job | Unsupported | CeleryFact]]]:
         """Each place of the module, judged when called (so each has a trail of its own)."""
         for site in summary.decorated:
             yield lambda site=site: self.sites.decorator_site(summary, site)  # type: ignore[misc]
         for call in summary.calls:
             yield lambda call=call: self.sites.call_site(summary, call)  # type: ignore[misc]
+            yield lambda call=call: self.enqueues.site(summary, call)  # type: ignore[misc]
+            yield lambda call=call: self.celery_config.call(summary, call)  # type: ignore[misc]
+        yield lambda: framework_imports(self.index, self.config, summary)
+        yield lambda: self.settings.sites(summary)
+        yield lambda: self.celery_config.assignments(summary)
         for reference in summary.references:
             yield lambda reference=reference: self.sites.reference(  # type: ignore[misc]
                 summary, reference

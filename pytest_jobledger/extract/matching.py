@@ -47,8 +47,10 @@ def match(ref: Ref, config: Config) -> Match | None:
                     CUSTOM.with_overrides(spec.fields, spec.time_unit), not_applicable=unmapped
                 )
                 return Match("custom", rules, spec.qualname, spec)
-            base = FRAMEWORKS[spec.framework].decorators
-            framework_rules = next(iter(base.values()))
+            framework = FRAMEWORKS[spec.framework]
+            # arq and SAQ have no decorator: their settings' rules read the arguments
+            framework_rules = next(iter(framework.decorators.values()), framework.class_rules)
+            assert framework_rules is not None
             rules = framework_rules.with_overrides(spec.fields, spec.time_unit)
             return Match(spec.framework, rules, spec.qualname, spec)
     for framework in FRAMEWORKS.values():

@@ -36,6 +36,12 @@ the filter must equal the ledger that parses and scans every file):
    ``or``/``and``/``for``, the end of the line) is a site, unless its physical line is a comment
    or an import with no ``;`` (neither can hold a value).
 
+4. Places that are not decorators are found the same way, by :data:`SITE_WORDS`: RQ's and
+   rq-scheduler's enqueueing methods where a callee ends, the top-level module of a job framework
+   on an import line (arq's and SAQ's settings, a framework without a table), and Celery's
+   configuration keys wherever they are spelled. None of them is spelled like a job, so a refused
+   name spelled so is never reported for it.
+
 Files that are not candidates are still read (their size, readability and the words they spell
 are known), and modules are still parsed on demand when a candidate's names lead into them
 (:mod:`.resolve`). A file the scan cannot decode is a candidate when its bytes spell a relevant
@@ -57,6 +63,10 @@ from functools import lru_cache
 from typing import TypeAlias
 
 from ..project import Config
+from .frameworks.celery import CONFIG_WORDS
+from .frameworks.enqueue import ENQUEUE_WORDS
+from .frameworks.settings import SETTINGS_MODULES
+from .frameworks.unsupported import UNSUPPORTED_MODULES
 from .ignores import comments
 from .limits import measure
 
@@ -64,6 +74,16 @@ from .limits import measure
 #: ``actor``, RQ's ``job``): a refused name spelled so may be one (:mod:`.matching`).
 JOB_SUFFIX = "task"
 JOB_NAMES: tuple[str, ...] = ("actor", "job")
+
+#: Places that are not decorators but are judged all the same (never spelled like a job, so a
+#: refused name spelled so is not reported): RQ's and rq-scheduler's enqueueing methods
+#: (:mod:`.enqueue`), and the top-level modules of job frameworks, whose import makes a module a
+#: candidate (:mod:`.worker_settings` reads arq's and SAQ's settings there; :mod:`.imports`
+#: reports a framework without a table).
+IMPORT_SITE_WORDS: frozenset[str] = SETTINGS_MODULES | UNSUPPORTED_MODULES
+#: Celery's configuration keys are places wherever they are spelled (``app.conf.task_routes =``,
+#: ``update(beat_schedule=...)``, a config module's ``task_routes = ...``: :mod:`.celery_config`).
+SITE_WORDS: frozenset[str] = ENQUEUE_WORDS | IMPORT_SITE_WORDS | CONFIG_WORDS
 
 #: A binding that may make ``name`` an alias: the words that would make it one.
 BindFact: TypeAlias = tuple[str, tuple[str, ...]]
@@ -102,6 +122,8 @@ _SPLIT_DECORATOR = re.compile(
     r"(?:\A|(?<=[\r\n]))[ \t\f]*@(?:[ \t\f]*[(\\]|[^\r\n]*\\(?=\r?\n|\r|\Z))"
 )
 _IDENTIFIER = re.compile(r"(?<!\w)[^\W\d]\w*")
+#: A physical line that is an import statement (``import x`` or ``from x import y``).
+_IMPORT_LINE = re.compile(r"[ \t\f]*(?:from|import)\b")
 
 
 def framework_words() -> frozenset[str]:
@@ -141,7 +163,7 @@ class Words:
 
     def relevant(self, word: str) -> bool:
         """Whether a place whose callee ends in ``word`` may yield anything (point 1)."""
-        return self.spelled_like(word) or word in self.aliases
+        return self.spelled_like(word) or word in self.aliases or word in SITE_WORDS
 
     def source(self, word: str) -> bool:
         """Whether a binding whose source ends in ``word`` may be an alias (point 2)."""
@@ -158,7 +180,9 @@ class Words:
                 if len(self.aliases) > _ALIAS_PATTERN_LIMIT:
                     return None
                 spelled = [rf"\w*{JOB_SUFFIX}", *map(re.escape, JOB_NAMES)]
-                literal = sorted(self.configured | self.aliases, key=lambda w: (-len(w), w))
+                literal = sorted(
+                    self.configured | self.aliases | SITE_WORDS, key=lambda w: (-len(w), w)
+                )
                 alternatives = [*spelled, *map(re.escape, literal)]
             else:
                 alternatives = [re.escape(w) for w in sorted(words, key=lambda w: (-len(w), w))]
@@ -169,7 +193,7 @@ class Words:
     def byte_finder(self) -> re.Pattern[bytes]:
         """For a file that cannot be decoded: the relevant words in its raw bytes (ASCII word
         boundaries, which only ever find more)."""
-        literal = sorted(self.configured | self.aliases)
+        literal = sorted(self.configured | self.aliases | SITE_WORDS)
         alternatives = [
             JOB_SUFFIX.encode() + rb"\b",
             *(rb"\b" + re.escape(w.encode("utf-8", "surrogatepass")) + rb"\b" for w in JOB_NAMES),
@@ -186,7 +210,7 @@ def iter_words(text: str, words: Words) -> Iterator[tuple[str, int, int]]:
     pattern of alternatives a hundred times slower), ``*task`` by its suffix, extended back to
     the identifier's start. Beyond :data:`_ALIAS_PATTERN_LIMIT` literals, every identifier is
     looked up instead, which costs linear time too."""
-    literals = sorted(set(JOB_NAMES) | words.configured | words.aliases)
+    literals = sorted(set(JOB_NAMES) | words.configured | words.aliases | SITE_WORDS)
     if len(literals) > _ALIAS_PATTERN_LIMIT:
         for found in _IDENTIFIER.finditer(text):
             if words.relevant(found.group()):
@@ -261,6 +285,11 @@ def text_facts(text: str, words: Words) -> TextFacts:
             sites.add(word)
             continue
         start = max(text.rfind("\n", 0, begin), text.rfind("\r", 0, begin))
+        if word in CONFIG_WORDS or (
+            word in IMPORT_SITE_WORDS and _IMPORT_LINE.match(text, start + 1)
+        ):
+            sites.add(word)  # the import of a job framework is a place (see SITE_WORDS)
+            continue
         if _LINE_END.match(text, end):
             if _DECORATOR_LINE.match(text, start + 1):
                 sites.add(word)

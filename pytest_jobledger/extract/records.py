@@ -101,6 +101,8 @@ class ClassInfo:
     first_statement: cst.CSTNode | None
     bases: tuple[cst.BaseExpression, ...]
     attributes: dict[str, cst.BaseExpression]
+    #: The line of each attribute's assignment (arq's ``functions = [...]`` is a job's place).
+    attribute_lines: dict[str, int] = field(default_factory=dict)
 
     def docstring(self) -> str | None:
         return _docstring_of(self.first_statement)
@@ -141,6 +143,15 @@ class Reference:
     target: str | None = None
 
 
+@dataclass(frozen=True)
+class AttributeAssign:
+    """``a.b.c = value`` at module level (Celery's ``app.conf.task_routes = {...}``)."""
+
+    target: cst.Attribute
+    value: cst.BaseExpression
+    line: int
+
+
 @dataclass
 class ModuleSummary:
     source: SourceFile
@@ -149,6 +160,7 @@ class ModuleSummary:
     decorated: list[DecoratorSite] = field(default_factory=list)
     calls: list[CallSite] = field(default_factory=list)
     references: list[Reference] = field(default_factory=list)
+    attribute_assigns: list[AttributeAssign] = field(default_factory=list)
     functions: dict[str, FunctionInfo] = field(default_factory=dict)
     classes: dict[str, ClassInfo] = field(default_factory=dict)
     #: The identifiers of the function bodies not parsed (:mod:`.reduce`): were one of them

@@ -108,6 +108,8 @@ class ProjectIndex:
     #: Decorators whose positional arguments are settings, not the function (RQ's queue, Huey's
     #: schedule or context): ``low = job("low")`` is a preset, not a registration.
     positional_settings: frozenset[str] = frozenset()
+    #: Methods that return the app object they are called on (:attr:`.Framework.returns_self`).
+    returns_self: frozenset[str] = frozenset()
     by_module: dict[str, SourceFile] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -328,6 +330,7 @@ class ProjectIndex:
         opaque = Ref(local, local, frozenset({local}), module=summary)
         if not isinstance(value, cst.Call):
             return opaque
+        value = self.unchained(value)
         callee = self.resolve_expr(summary, value.func, depth + 1)
         if callee is None:
             return opaque
@@ -349,6 +352,17 @@ class ProjectIndex:
             preset = Preset(tuple(value.args), summary)
             return _with_name(_add_preset(callee, preset, called=True), local)
         return opaque
+
+    def unchained(self, call: cst.Call) -> cst.Call:
+        """``Broker(url).with_result_backend(b)`` is the ``Broker(url)`` it is called on, when
+        the method is one a framework documents as returning the app object itself."""
+        while (
+            isinstance(call.func, cst.Attribute)
+            and call.func.attr.value in self.returns_self
+            and isinstance(call.func.value, cst.Call)
+        ):
+            call = call.func.value
+        return call
 
     def instance_key(self, callee: Ref, depth: int = 0) -> str | None:
         """The app class a call creates an instance of: ``Celery`` itself, or a class in the

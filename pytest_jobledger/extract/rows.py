@@ -103,6 +103,7 @@ class RowBuilder:
             time_limit_s=_number(fields.get("time_limit_s")),
             docstring=writable(target.docstring() or "") or None,
             options=dict(sorted(reading.options.items())),
+            delivery=dict(sorted(reading.delivery.items())),
             unresolved=dict(sorted(reading.unresolved.items())),
             defaults=dict(sorted(reading.defaults.items())),
         )

@@ -22,6 +22,7 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 from .discovery import SourceFile
 from .expressions import Expressions, own_params
 from .records import (
+    AttributeAssign,
     Binding,
     ClassInfo,
     Context,
@@ -314,17 +315,28 @@ class _Walker(Expressions):
         name = node.name.value
         line = self._line(node.name, twin)
         attributes: dict[str, cst.BaseExpression] = {}
-        for statement in _flatten(_suite(node.body)):
+        lines: dict[str, int] = {}
+        body = _flatten(_suite(node.body))
+        twins = getattr(twin, "body", None)
+        if twins is not None and len(twins) != len(body):
+            raise _Misaligned
+        for index, statement in enumerate(body):
+            attribute: str | None = None
             if isinstance(statement, cst.Assign) and len(statement.targets) == 1:
                 target = statement.targets[0].target
                 if isinstance(target, cst.Name):
-                    attributes[target.value] = statement.value
+                    attribute = target.value
             elif (
                 isinstance(statement, cst.AnnAssign)
                 and statement.value is not None
                 and isinstance(statement.target, cst.Name)
             ):
-                attributes[statement.target.value] = statement.value
+                attribute = statement.target.value
+            if attribute is not None:
+                assert isinstance(statement, (cst.Assign, cst.AnnAssign))
+                assert statement.value is not None
+                attributes[attribute] = statement.value
+                lines[attribute] = self._line(statement, twins[index] if twins else None)
         qualpath = ".".join([*context.classes, name]) if not context.in_function else name
         info = ClassInfo(
             name=name,
@@ -333,6 +345,7 @@ class _Walker(Expressions):
             first_statement=first_statement(node.body),
             bases=tuple(arg.value for arg in node.bases if not arg.keyword and not arg.star),
             attributes=attributes,
+            attribute_lines=lines,
         )
         if not context.in_function:
             self.summary.classes.setdefault(qualpath, info)
@@ -369,6 +382,10 @@ class _Walker(Expressions):
                         )
                     else:
                         self._bind_target(target.target, line)
+                        if isinstance(target.target, cst.Attribute):
+                            self.summary.attribute_assigns.append(
+                                AttributeAssign(target.target, node.value, line)
+                            )
             self._assigned(node.value, line, context, at_module)
         elif isinstance(node, cst.AnnAssign):
             if node.value is None:

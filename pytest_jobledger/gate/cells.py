@@ -13,7 +13,7 @@ from typing import Any
 
 from ..core.text import Suggester, dotted_near
 from ..findings import Check, Finding, Kind
-from ..ledger.model import LEDGER_KEYS, Job
+from ..ledger.model import ALL_LEDGER_KEYS, Job
 from ..overlay.cells import DRAFT_KEYS, CellKind, spec_for
 from ..overlay.model import Cell, Entry, Overlay
 from ..overlay.roster import Roster
@@ -254,7 +254,7 @@ class CellRules:
         for cell in entry.cells:
             if cell.key in self._rank:
                 continue
-            if cell.key in self.vocabulary.cells and cell.key not in LEDGER_KEYS:
+            if cell.key in self.vocabulary.cells and cell.key not in ALL_LEDGER_KEYS:
                 if not self._blocked(cell.value):
                     yield self._judge(job, cell)
                 continue
@@ -270,7 +270,7 @@ class CellRules:
                     "signature. Delete the line here; to accept the text, its owner reviews it "
                     "and writes it as `purpose_accepted`.",
                 )
-            elif cell.key in LEDGER_KEYS:
+            elif cell.key in ALL_LEDGER_KEYS:
                 yield self._fail(
                     Kind.LANE_MIXING,
                     job.id,

@@ -45,7 +45,36 @@ LEDGER_KEYS: tuple[str, ...] = (
     "defaults",
 )
 
-FRAMEWORKS: tuple[str, ...] = ("celery", "rq", "dramatiq", "huey", "custom")
+#: Keys a row has only when they hold something (a ledger that sets none reads as before).
+OPTIONAL_LEDGER_KEYS: tuple[str, ...] = ("delivery",)
+#: Every key the ledger owns: none of them may be written in the overlay.
+ALL_LEDGER_KEYS: tuple[str, ...] = (*LEDGER_KEYS, *OPTIONAL_LEDGER_KEYS)
+
+#: The typed delivery options a row may carry (written only when one is set), by type: the
+#: same keywords stay under ``options`` as written.
+DELIVERY_TYPES: Mapping[str, str] = {
+    "acks_late": "boolean",
+    "reject_on_worker_lost": "boolean",
+    "autoretry_for": "names",
+    "retry_backoff": "boolean or seconds",
+    "retry_jitter": "boolean",
+    "rate_limit": "text",
+    "expires_s": "seconds",
+    "result_ttl_s": "seconds",
+}
+
+FRAMEWORKS: tuple[str, ...] = (
+    "celery",
+    "rq",
+    "dramatiq",
+    "huey",
+    "django-tasks",
+    "taskiq",
+    "procrastinate",
+    "arq",
+    "saq",
+    "custom",
+)
 
 Number = Union[int, float]  # noqa: UP007
 
@@ -67,6 +96,12 @@ class Pattern(str, enum.Enum):
     UNUSED_IGNORE = "unused-ignore"
     #: A ``# jobledger: ignore`` comment with an unknown pattern or no reason.
     INVALID_IGNORE = "invalid-ignore"
+    #: A job framework the parser has no table for (or a form of a known one it cannot read).
+    UNSUPPORTED_FRAMEWORK = "unsupported-framework"
+    #: Two places that enqueue the same function disagree on one of its fields.
+    CONFLICTING_ENQUEUE = "conflicting-enqueue"
+    #: A Celery beat entry or ``send_task`` naming a task no scanned registration has.
+    UNREGISTERED_TASK = "unregistered-task"
 
 
 @dataclass(frozen=True)
@@ -93,6 +128,9 @@ class Job:
     time_limit_s: Number | None = None
     docstring: str | None = None
     options: Mapping[str, JSONValue] = field(default_factory=dict)
+    #: Typed delivery options (:data:`DELIVERY_TYPES`), read from the same keywords as their
+    #: ``options`` entries: what later rules reason about without parsing ``options``.
+    delivery: Mapping[str, JSONValue] = field(default_factory=dict)
     unresolved: Mapping[str, str] = field(default_factory=dict)
     defaults: Mapping[str, str] = field(default_factory=dict)
 
@@ -101,6 +139,12 @@ class Job:
         return f"{self.path}:{self.line}"
 
     def to_json(self) -> dict[str, Any]:
+        row = self._to_json()
+        if self.delivery:  # absent when empty: a ledger without delivery options is unchanged
+            row["delivery"] = dict(self.delivery)
+        return row
+
+    def _to_json(self) -> dict[str, Any]:
         return {
             "id": self.id,
             "function": self.function,
@@ -130,12 +174,12 @@ class Job:
         for key in _REQUIRED_JOB_KEYS:
             if key not in data:
                 raise NotALedger(f'a job has no "{key}"')
-        for key in LEDGER_KEYS:
+        for key in ALL_LEDGER_KEYS:
             if key in data and not _JOB_TYPES[key](data[key]):
                 raise NotALedger(
                     f'"{key}" is {_kind(data[key])}; it must be {_JOB_TYPE_NAMES[key]}'
                 )
-        return cls(**{key: data[key] for key in LEDGER_KEYS if key in data})
+        return cls(**{key: data[key] for key in ALL_LEDGER_KEYS if key in data})
 
 
 @dataclass(frozen=True)
@@ -310,6 +354,29 @@ def _options(value: object) -> bool:
     return isinstance(value, dict) and all(isinstance(key, str) for key in value)
 
 
+def _delivery(value: object) -> bool:
+    if not isinstance(value, dict):
+        return False
+    for key, item in value.items():
+        kind = DELIVERY_TYPES.get(key)
+        seconds = _number_or_none(item) and item is not None and item >= 0
+        if kind is None or item is None:
+            return False
+        if kind == "boolean" and not isinstance(item, bool):
+            return False
+        if kind == "text" and not isinstance(item, str):
+            return False
+        if kind == "seconds" and not seconds:
+            return False
+        if kind == "boolean or seconds" and not (isinstance(item, bool) or seconds):
+            return False
+        if kind == "names" and not (
+            isinstance(item, list) and all(isinstance(name, str) for name in item)
+        ):
+            return False
+    return True
+
+
 _REQUIRED_JOB_KEYS = ("id", "function", "module", "path", "line", "framework", "decorator")
 _JOB_TYPES: dict[str, Any] = {
     **dict.fromkeys(("id", "function", "module", "path", "framework", "decorator"), _text),
@@ -318,6 +385,7 @@ _JOB_TYPES: dict[str, Any] = {
     "max_retries": _whole_or_none,
     **dict.fromkeys(("retry_delay_s", "soft_time_limit_s", "time_limit_s"), _number_or_none),
     "options": _options,
+    "delivery": lambda value: _delivery(value),
     **dict.fromkeys(("unresolved", "defaults"), _text_mapping),
 }
 _JOB_TYPE_NAMES: dict[str, str] = {
@@ -327,6 +395,7 @@ _JOB_TYPE_NAMES: dict[str, str] = {
     "max_retries": "a whole number or null",
     **dict.fromkeys(("retry_delay_s", "soft_time_limit_s", "time_limit_s"), "a number or null"),
     "options": "an object",
+    "delivery": "an object of the typed delivery options",
     **dict.fromkeys(("unresolved", "defaults"), "an object of text values"),
 }
 

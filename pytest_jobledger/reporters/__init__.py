@@ -5,7 +5,8 @@ decides anything. Adding an output format is one line in :data:`REPORTERS` (name
 imported only when asked for. The GitHub formats (workflow annotations, SARIF) live in
 ``github/``, which owns the GitHub context they read.
 
-- ``text`` (+ ``terminal``: when to colour) and ``json``: ``jobledger check``'s formats;
+- ``text`` (+ ``terminal``: when to colour; ``short``: a finding's first line, also pytest's
+  failure text) and ``json``: ``jobledger check``'s formats;
 - ``changes``: ``jobledger diff`` as text, Markdown or JSON;
 - ``markdown``: Markdown that shows a hostile repository's text as inert text;
 - ``runbook/``: the gate's result -> the runbook page (Markdown or its JSON model).

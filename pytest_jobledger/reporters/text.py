@@ -99,6 +99,12 @@ def format_finding(finding: Finding, shown: Shown | None = None) -> str:
     return one_line(f"{_location(finding, shown)}: {_level(finding)}{_item(finding)}")
 
 
+def short_line(finding: Finding, shown: Shown | None = None) -> str:
+    """The line ``jobledger check`` prints for ``finding`` by default, uncoloured: every place
+    that names a finding to a person (a docs build's refusal too) says it the same way."""
+    return _row(finding, False, shown, cell_only=False, indent="", verbosity=NORMAL)[0]
+
+
 def _location(finding: Finding, shown: Shown | None) -> str:
     """``path:line``, the path from the current folder when ``shown`` says where that is."""
     if shown is None:

@@ -136,7 +136,7 @@ def parse_error(problem: Problem, path: str) -> OverlayError:
 
 #: The events of the last few texts the strict reader accepted, keyed by the whole text. The
 #: stub asks for one text's events up to four times (the gate's refusal, the layout, the proof's
-#: before and after), and one ruamel pass over a 3,000-entry overlay takes seconds (issue 25).
+#: before and after), and one ruamel pass over a 3,000-entry overlay takes seconds.
 _EVENTS: dict[str, tuple[Event, ...]] = {}
 _REMEMBERED = 4
 

@@ -1,4 +1,4 @@
-"""The stub's memo of a run that had nothing to do, so the next such run reads no YAML (issue 25).
+"""The stub's memo of a run that had nothing to do, so the next such run reads no YAML.
 
 On a big overlay the stub's cost is ruamel.yaml's round-trip parse (about 5 s of CPU for 3,000
 entries), and most runs (pre-commit, ``--check`` in CI, an editor hook) find nothing to do. After

@@ -105,7 +105,7 @@ def test_eight_verdict_commands_at_once_each_leave_their_line(tmp_path: Path) ->
     results = released_together(commands)
     lines = {}
     for result in results:
-        assert result.returncode == 1, result.stderr  # blocked: "no", unguarded (issue 22)
+        assert result.returncode == 1, result.stderr  # blocked: "no", unguarded
         shown = json.loads(result.stdout)
         lines[shown["audit"]["line"]] = shown["audit"]["sha256"]
     assert sorted(lines) == list(range(1, PROCESSES + 1))

@@ -109,7 +109,7 @@ def test_redaction() -> None:
 @pytest.mark.parametrize(
     ("url", "says"),
     [
-        # a verdict reads the trail's earlier events first (issue 22), so the read fails first
+        # a verdict reads the trail's earlier events first, so the read fails first
         (
             f"postgresql://ops:{PASSWORD}@127.0.0.1:1/trail?connect_timeout=2",
             "cannot read the audit store",

@@ -24,7 +24,7 @@ def trail(tmp_path: Path) -> Path:
     base = ["--root", str(root), "--actor", "alice"]
     assert main(["verdict", CAPTURE, *base, "--action", "bulk-retry", "--count", "4000"]) == 1
     assert main(["verdict", PING, *base, "--action", "retry", "--ticket", "INC-9"]) == 3
-    # blocked: signed idempotent "no" with no dedupe_guard, a plain retry included (issue 22)
+    # blocked: signed idempotent "no" with no dedupe_guard, a plain retry included
     assert main(["verdict", CAPTURE, *base, "--action", "retry"]) == 1
     return root
 

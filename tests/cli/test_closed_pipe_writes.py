@@ -60,7 +60,7 @@ COMMANDS = {
     "verdict --plan": Writes(
         ("verdict", JOB, "--action", "retry", "--actor", "alice", "--plan", "-o", "plan.json"),
         ("plan.json",),
-        stamped={"plan.json": frozenset({"created", "expires", "nonce"})},
+        stamped={"plan.json": frozenset({"created", "expires", "nonce", "trail", "trail_head"})},
     ),
     "draft": Writes(
         ("draft", "--command", DRAFT), ("overlays/purpose_drafts.yaml",), example=PARTLY

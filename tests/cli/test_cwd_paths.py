@@ -1,4 +1,4 @@
-"""Human output names files from the current folder (issue 26), so ``path:line`` opens from where
+"""Human output names files from the current folder, so ``path:line`` opens from where
 ``jobledger`` ran: from a subfolder, and with ``--root`` from outside the project. Machine formats
 keep their convention: JSON, SARIF and GitHub annotations stay relative to the project root.
 

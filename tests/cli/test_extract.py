@@ -241,7 +241,7 @@ def test_lone_surrogates_are_written_and_printed(
     assert "Traceback" not in capsys.readouterr().err
 
 
-# -- issue 13: an empty scan is not a pass --------------------------------------------------
+# -- an empty scan is not a pass --------------------------------------------------
 
 
 @pytest.mark.parametrize(

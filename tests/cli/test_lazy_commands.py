@@ -1,4 +1,4 @@
-"""Each subcommand's module is imported only when it runs (issue 25): ``jobledger --help`` and
+"""Each subcommand's module is imported only when it runs: ``jobledger --help`` and
 ``--version`` load no parser, no schema validator and no other subcommand. Counted in a fresh
 interpreter's ``sys.modules``, never timed."""
 
@@ -121,7 +121,7 @@ def test_audit_verify_reads_no_overlay_and_imports_no_parser(tmp_path: Path) -> 
 def test_list_imports_only_what_it_reads(tmp_path: Path) -> None:
     """``list`` on a warm cache reads the overlay (ruamel.yaml, PyYAML, its shape checked with
     jsonschema) and extracts (the warm cache's side is extract/'s: it still imports libcst and
-    pathspec today, issue 25's extraction half). What is asserted is the rest: no other
+    pathspec today, the extraction's own imports). What is asserted is the rest: no other
     subcommand, no stub, no drafts runner, no docs builder."""
     root = copy_tracked(EXAMPLE, tmp_path / "shop")
     subprocess.run(

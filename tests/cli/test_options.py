@@ -1,5 +1,5 @@
 """Options every subcommand spells the same way: ``--format``/``--output-format``/``--json``,
-``-q``/``-v`` and ``--color`` (issue 26). One table: a new command joins it or the test fails."""
+``-q``/``-v`` and ``--color``. One table: a new command joins it or the test fails."""
 
 from __future__ import annotations
 

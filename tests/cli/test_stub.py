@@ -177,7 +177,7 @@ def test_check_prints_each_addition_then_a_summary(
     ]
 
 
-# -- issue 13: the editor-save race, read-only files, stale temporaries, limits -------------
+# -- the editor-save race, read-only files, stale temporaries, limits -------------
 
 
 def test_a_save_between_the_last_read_and_the_rename_is_not_overwritten(

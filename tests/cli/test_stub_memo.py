@@ -1,4 +1,4 @@
-"""The stub's memo of a run with nothing to do (issue 25), end to end with real ``jobledger``
+"""The stub's memo of a run with nothing to do, end to end with real ``jobledger``
 processes: the second such run reads no YAML (it never imports ruamel.yaml, seen with
 ``python -X importtime``) and prints the same bytes; every changed input, a corrupt or forged memo
 and ``--no-cache`` take the full path, and a memo never hides work to do.

@@ -31,14 +31,14 @@ from typing import Any
 import pytest
 
 from pytest_jobledger.extract import extract_ledger
-from pytest_jobledger.ledger.model import LEDGER_KEYS, RESOLVED_FIELDS, Job, Ledger
+from pytest_jobledger.ledger.model import ALL_LEDGER_KEYS, RESOLVED_FIELDS, Job, Ledger
 from pytest_jobledger.project import load_config
 
 CASES_DIR = Path(__file__).resolve().parent.parent / "cases" / "extract"
 CASES = sorted(path for path in CASES_DIR.iterdir() if (path / "expected.json").is_file())
 
 _TOP_KEYS = {"about", "jobs", "unsupported"}
-_JOB_KEYS = {*LEDGER_KEYS, "reasons"}
+_JOB_KEYS = {*ALL_LEDGER_KEYS, "reasons"}
 _KEY_SETS = ("unresolved", "defaults")
 _UNSUPPORTED_KEYS = {"path", "line", "pattern", "message", "accepted"}
 
@@ -78,7 +78,7 @@ def _pick(candidates: list[Job], want: Mapping[str, Any]) -> Job | None:
 
 
 def _job_mismatches(job: Job, want: Mapping[str, Any]) -> list[str]:
-    actual = job.to_json()
+    actual = {"delivery": {}, **job.to_json()}  # written only when set
     problems: list[str] = []
     for key, expected_value in want.items():
         if key == "reasons":

@@ -63,4 +63,4 @@ def test_examples_cover_every_framework() -> None:
     frameworks = set()
     for project in PROJECTS:
         frameworks |= {job.framework for job in extract_ledger(load_config(root=project)).jobs}
-    assert {"celery", "rq", "dramatiq", "huey", "custom"} <= frameworks
+    assert {"celery", "rq", "dramatiq", "huey", "custom", "django-tasks", "arq"} <= frameworks

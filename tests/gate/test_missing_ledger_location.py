@@ -1,5 +1,5 @@
 """With no committed ledger, the ledger-fresh item is located where the repository names the
-ledger (issue 26): the Action annotates a line of a file the pull request holds, never the
+ledger: the Action annotates a line of a file the pull request holds, never the
 missing file."""
 
 from __future__ import annotations

@@ -187,7 +187,7 @@ def test_the_summary_shows_the_runbook_rows_of_the_changed_jobs(run: list[dict[s
 
 
 def test_the_install_is_pinned_and_its_log_is_one_group(run: list[dict[str, Any]]) -> None:
-    """issue 11: the install step's output is folded, and pip installed the pinned versions."""
+    """The install step's output is folded, and pip installed the pinned versions."""
     events = step_events(run, "install")
     assert events, "no event of the install step"
     commands = [event.get("command") for event in events]

@@ -172,7 +172,7 @@ def test_a_usage_error_is_not_summarised_as_clean(
     assert "no findings" not in summary
 
 
-# -- issue 13: a report that cannot be written -----------------------------------------------
+# -- a report that cannot be written -----------------------------------------------
 
 
 def _clean(project: Path) -> None:

@@ -97,7 +97,7 @@ BAD: dict[str, tuple[str | bytes, int, str]] = {
         "nested too deeply",
     ),
     "ten_megabytes": (_ten_megabytes(), 1, "over the 1,048,576-byte limit"),
-    # issue 13: tracebacks before, located refusals now
+    # tracebacks before, located refusals now
     "lone_surrogate_value": (
         'jobs:\n  acme.x:\n    paging_owner: "\\udfff"\n',
         3,

@@ -36,7 +36,7 @@ from gate._repo import GIT_ENV, git
 REPO = Path(__file__).resolve().parents[2]
 CASES = REPO / "tests" / "cases" / "session"
 CASE_DIRS = sorted(path for path in CASES.iterdir() if (path / "case.json").is_file())
-#: Far above any step's run (a hang, issue 20's eighth, is what it bounds).
+#: Far above any step's run (a hang is what it bounds).
 HANG_S = 300
 
 

@@ -1,4 +1,4 @@
-"""Every entry point agrees on every (job, cell), whatever state the project is in (issue 20).
+"""Every entry point agrees on every (job, cell), whatever state the project is in.
 
 Hypothesis (derandomized, the suite's profiles) draws a project state: the homegrown example's
 cells (signed text, a whole number, blank, an unquoted yes, a quoted number, missing, a review

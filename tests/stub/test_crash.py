@@ -138,7 +138,7 @@ def test_two_stubs_at_once_keep_both_additions(overlay: Path) -> None:
 def test_a_symlinked_overlay_is_never_written_through(
     overlay: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """One writer (issue 19): a symlink at any level of a written path is refused, even one that
+    """One writer: a symlink at any level of a written path is refused, even one that
     stays inside the root; the link and the file it names are left as they were."""
     shared = overlay.parent.parent / "policy" / "shared.yaml"
     shared.parent.mkdir()

@@ -1,4 +1,4 @@
-"""The stub parses each text once (issue 25): the strict reader's pass hands its events to the
+"""The stub parses each text once: the strict reader's pass hands its events to the
 layout and the proof, and they are the events a separate ``YAML(typ="rt").parse`` yields."""
 
 from __future__ import annotations

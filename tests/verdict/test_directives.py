@@ -1,4 +1,4 @@
-"""Injected instructions (issue 22, part 4): the detector against real phrasings and ordinary
+"""Injected instructions: the detector against real phrasings and ordinary
 runbook text (tests/cases/directives/phrasings.yaml), and what a hit does to a verdict: the cell
 is a suspect, not signed, the review item names its line, and the text is never echoed."""
 
@@ -88,7 +88,7 @@ def test_a_ticket_that_gives_orders_is_a_review_item() -> None:
 
 @pytest.fixture
 def shop(tmp_path: Path) -> Path:
-    """The bundled Celery example, capture_invoice signed for a retry with issue 22's cell."""
+    """The bundled Celery example, capture_invoice signed for a retry with a dedupe_guard cell."""
     root = example("celery", tmp_path / "shop")
     signed = (
         '    business_idempotent: "yes"\n'

@@ -199,7 +199,7 @@ def test_taking_a_signature_away_never_makes_the_answer_better(
         assert {reason.rule for reason in verdict.blockers + verdict.review} <= applies
 
 
-# -- evidence quality: six dimensions per fact (issue 22, part 5) ----------------------------------
+# -- evidence quality: six dimensions per fact ----------------------------------
 
 DIMENSIONS = ("source", "integrity", "freshness", "completeness", "independence", "stage")
 

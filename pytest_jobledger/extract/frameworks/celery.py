@@ -41,6 +41,16 @@ TASK = Rules(
     ),
     fn_first=True,
     hooks={"retry_kwargs": _retry_kwargs},
+    # https://docs.celeryq.dev/en/stable/userguide/tasks.html#list-of-options
+    delivery={
+        "acks_late": "acks_late",
+        "reject_on_worker_lost": "reject_on_worker_lost",
+        "autoretry_for": "autoretry_for",
+        "retry_backoff": "retry_backoff",
+        "retry_jitter": "retry_jitter",
+        "rate_limit": "rate_limit",
+        "expires": "expires_s",
+    },
 )
 
 CELERY = Framework(
@@ -62,3 +72,16 @@ CELERY = Framework(
     register_methods=frozenset({"celery.Celery().register_task"}),
     class_rules=TASK,
 )
+
+#: Celery's own configuration (:mod:`..celery_config`), on an app object: ``app.conf.task_routes
+#: = ...``, ``app.conf.beat_schedule = ...``, ``app.conf.update(...)``, a module named by
+#: ``app.config_from_object("proj.celeryconfig")``; and ``app.send_task("name")``. Documented at
+#: https://docs.celeryq.dev/en/stable/userguide/routing.html (``task_routes``: a dict or a list of
+#: dicts from a task name or glob to its options or queue; a task's own ``queue`` comes first) and
+#: https://docs.celeryq.dev/en/stable/userguide/periodic-tasks.html (``beat_schedule``).
+CONFIG_KEYS: frozenset[str] = frozenset({"task_routes", "beat_schedule"})
+CONF = "celery.Celery().conf"
+SEND_TASK = "celery.Celery().send_task"
+CONFIG_FROM_OBJECT = "celery.Celery().config_from_object"
+#: Words whose mere presence makes a file worth parsing (:mod:`..prefilter`).
+CONFIG_WORDS: frozenset[str] = CONFIG_KEYS | {"config_from_object"}

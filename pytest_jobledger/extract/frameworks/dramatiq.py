@@ -15,6 +15,9 @@ ACTOR = Rules(
     time_unit="ms",
     fn_first=True,
     positional_names=("fn",),
+    # https://dramatiq.io/reference.html#dramatiq.middleware.AgeLimit: max_age (ms) drops a
+    # message older than it, as Celery's expires does
+    delivery={"max_age": "expires_s"},
     not_applicable={
         "retry_delay_s": "dramatiq backs off between min_backoff and max_backoff (see options)",
         "soft_time_limit_s": "dramatiq has no soft time limit",

@@ -15,12 +15,17 @@ _NOT_APPLICABLE = {
     "soft_time_limit_s": "huey has no soft time limit",
 }
 
-TASK = Rules(framework="huey", fields=_FIELDS, not_applicable=_NOT_APPLICABLE)
+#: https://huey.readthedocs.io/en/latest/api.html#Huey.task: ``expires`` (seconds) drops a task
+#: not run in time.
+_DELIVERY = {"expires": "expires_s"}
+
+TASK = Rules(framework="huey", fields=_FIELDS, not_applicable=_NOT_APPLICABLE, delivery=_DELIVERY)
 PERIODIC = Rules(
     framework="huey",
     fields=_FIELDS,
     positional_names=("schedule",),
     not_applicable=_NOT_APPLICABLE,
+    delivery=_DELIVERY,
 )
 
 #: ``huey.context_task(obj, as_argument=False, **kwargs)``: a task run inside ``with obj``.
@@ -29,6 +34,7 @@ CONTEXT = Rules(
     fields=_FIELDS,
     positional_names=("obj", "as_argument"),
     not_applicable=_NOT_APPLICABLE,
+    delivery=_DELIVERY,
 )
 _HUEY_CLASSES = (
     "Huey",

@@ -52,6 +52,8 @@ JOB = Rules(
     positional_names=("queue", "connection", "timeout"),
     durations=True,
     hooks={"retry": _retry},
+    # https://python-rq.org/docs/#job-options: ttl (discarded if not run in time), result_ttl
+    delivery={"ttl": "expires_s", "result_ttl": "result_ttl_s"},
     not_applicable={
         "name": "rq has no registered task name; jobs are enqueued by import path",
         "soft_time_limit_s": "rq has no soft time limit",

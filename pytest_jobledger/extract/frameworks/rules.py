@@ -27,6 +27,21 @@ FIELD_KINDS: Mapping[str, str] = {
 }
 
 
+#: Delivery options read as typed values (:attr:`Job.delivery <..ledger.model.Job.delivery>`),
+#: by kind: ``flag`` (true/false), ``names`` (exception classes, as written), ``text``,
+#: ``seconds`` (in the framework's unit, written in seconds), ``flag_or_seconds``.
+DELIVERY_KINDS: Mapping[str, str] = {
+    "acks_late": "flag",
+    "reject_on_worker_lost": "flag",
+    "autoretry_for": "names",
+    "retry_backoff": "flag_or_seconds",
+    "retry_jitter": "flag",
+    "rate_limit": "text",
+    "expires_s": "seconds",
+    "result_ttl_s": "seconds",
+}
+
+
 class Evaluation(Protocol):
     """What a hook may ask about an argument: its literal value, or what a callee resolves to."""
 
@@ -60,6 +75,9 @@ class Rules:
     hooks: Mapping[str, Hook] = field(default_factory=dict)
     #: Why a field this framework does not have is null (instead of "not set at registration").
     not_applicable: Mapping[str, str] = field(default_factory=dict)
+    #: Keywords that are delivery options, to the :data:`DELIVERY_KINDS` key each one sets (the
+    #: keyword stays under ``options`` too).
+    delivery: Mapping[str, str] = field(default_factory=dict)
 
     def with_overrides(self, fields: Mapping[str, str | int], time_unit: str | None) -> Rules:
         """These rules with a homegrown decorator's own argument names laid over them."""
@@ -91,3 +109,6 @@ class Framework:
     #: Class-based jobs: methods that register one.
     register_methods: frozenset[str] = frozenset()
     class_rules: Rules | None = None
+    #: Methods of an app object that return the object itself (taskiq's
+    #: ``broker.with_result_backend(...)``): ``Broker(...).with_x(...)`` is still a broker.
+    returns_self: frozenset[str] = frozenset()

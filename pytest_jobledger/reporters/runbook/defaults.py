@@ -18,11 +18,12 @@ Number = int | float
 
 @dataclass(frozen=True)
 class FrameworkDefault:
-    """One documented default: ``value`` in the ledger's unit (``None``: no limit at all)."""
+    """One documented default: ``value`` in the ledger's unit (``None``: no limit at all; text
+    for a queue)."""
 
     framework: str
     field: str
-    value: Number | None
+    value: Number | str | None
     setting: str
     url: str
 
@@ -41,11 +42,26 @@ class FrameworkDefault:
         }
 
 
-FRAMEWORK_NAMES = {"celery": "Celery", "rq": "RQ", "dramatiq": "Dramatiq", "huey": "Huey"}
+FRAMEWORK_NAMES = {
+    "celery": "Celery",
+    "rq": "RQ",
+    "dramatiq": "Dramatiq",
+    "huey": "Huey",
+    "django-tasks": "Django Tasks",
+    "taskiq": "taskiq",
+    "procrastinate": "Procrastinate",
+    "arq": "arq",
+    "saq": "SAQ",
+}
 
 _CELERY_TASKS = "https://docs.celeryq.dev/en/stable/userguide/tasks.html"
 _CELERY_CONFIG = "https://docs.celeryq.dev/en/stable/userguide/configuration.html"
 _DRAMATIQ = "https://dramatiq.io/reference.html"
+_DJANGO_TASKS = "https://docs.djangoproject.com/en/6.0/ref/tasks/#django.tasks.task"
+_PROCRASTINATE = "https://procrastinate.readthedocs.io/en/stable"
+#: arq's Worker: ``queue_name="arq:queue"``, ``max_tries=5`` (tries: 4 retries),
+#: ``job_timeout=300``.
+_ARQ_WORKER = "https://arq-docs.helpmanual.io/#arq.worker.Worker"
 
 DEFAULTS: tuple[FrameworkDefault, ...] = (
     FrameworkDefault(
@@ -96,6 +112,20 @@ DEFAULTS: tuple[FrameworkDefault, ...] = (
         "retries",
         "https://huey.readthedocs.io/en/latest/api.html#Huey.task",
     ),
+    FrameworkDefault("django-tasks", "queue", "default", "queue_name", _DJANGO_TASKS),
+    FrameworkDefault(
+        "procrastinate", "queue", "default", "queue", f"{_PROCRASTINATE}/reference.html"
+    ),
+    FrameworkDefault(
+        "procrastinate",
+        "max_retries",
+        0,
+        "retry (unset: not retried)",
+        f"{_PROCRASTINATE}/howto/advanced/retry.html",
+    ),
+    FrameworkDefault("arq", "queue", "arq:queue", "Worker.queue_name", _ARQ_WORKER),
+    FrameworkDefault("arq", "max_retries", 4, "Worker.max_tries = 5 tries", _ARQ_WORKER),
+    FrameworkDefault("arq", "time_limit_s", 300, "Worker.job_timeout", _ARQ_WORKER),
 )
 
 _BY_KEY = {(row.framework, row.field): row for row in DEFAULTS}

@@ -250,6 +250,8 @@ def _defaults(rows: Sequence[FrameworkDefault]) -> list[str]:
 def _number(field: str, value: object) -> str:
     if value is None:
         return "no limit"
+    if isinstance(value, str):  # a documented default queue
+        return code(value)
     text = str(value) if isinstance(value, int) else json.dumps(value)
     return f"{text} s" if field in SECONDS else text
 

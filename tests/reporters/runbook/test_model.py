@@ -30,6 +30,12 @@ def test_the_defaults_table_holds_the_documented_figures() -> None:
         ("dramatiq", "time_limit_s"): 600,  # 600,000 ms
         ("rq", "time_limit_s"): 180,
         ("huey", "max_retries"): 0,
+        ("django-tasks", "queue"): "default",
+        ("procrastinate", "queue"): "default",
+        ("procrastinate", "max_retries"): 0,
+        ("arq", "queue"): "arq:queue",
+        ("arq", "max_retries"): 4,  # max_tries=5 counts the first run
+        ("arq", "time_limit_s"): 300,
     }
     assert all(row.url.startswith("https://") for row in DEFAULTS)
 

@@ -1,4 +1,4 @@
-"""``jobledger stub`` (issue 11): filling newly required cells, ``--check`` saying "would",
+"""``jobledger stub``: filling newly required cells, ``--check`` saying "would",
 ``--rename OLD NEW`` by hand, ``--quote-yes-no``, and a ``$schema`` line right on every clone."""
 
 from __future__ import annotations

@@ -1,0 +1,1 @@
+"""Acme's site-search crawler."""

@@ -1,0 +1,5 @@
+"""Gateway errors."""
+
+
+class GatewayBusy(Exception):
+    """The gateway asked us to come back later."""

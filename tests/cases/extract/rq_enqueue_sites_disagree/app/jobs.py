@@ -1,0 +1,5 @@
+"""Thumbnail rendering."""
+
+
+def render_thumbnail(asset_id):
+    """Render the thumbnail of one uploaded asset."""
