@@ -131,5 +131,5 @@ def test_the_runbook_and_the_verdict_withhold_them_too(
     for out in (page, model, card, verdict, trail):
         assert KEY not in out
         assert TOKEN not in out
-    assert "[secret withheld: " in page
+    assert "secret withheld" in page  # the page writes its punctuation as inert entities
     assert "[secret withheld: " in card

@@ -9,8 +9,8 @@ It reads the gate's joined rows (the committed ledger with the signed overlay) a
 - ``decide``: facts + request -> the verdict (pure);
 - ``quality``: how good each piece of evidence is; ``directives``: text that reads as an order
   (a possible injected instruction);
-- ``plan`` (what an approver signs), ``approval`` (a signed approval checked) and ``sshkeygen``
-  (the one place ssh-keygen is started).
+- ``plan`` (what an approver signs), ``approval`` (a signed approval checked), ``approvers`` (who
+  may approve, read at the base) and ``sshkeygen`` (the one place ssh-keygen is started).
 
 It never says a job *is* idempotent, only that someone signed that it is, and it never claims an
 approval it could not verify. Recording the verdict is the ``audit`` room's work; printing it is
