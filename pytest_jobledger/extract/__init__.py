@@ -10,7 +10,8 @@ spelling; ``advice``: what a problem says; ``enqueue`` for RQ's enqueued
 functions, merged one row per function by ``enqueued``; ``worker_settings`` for arq's and SAQ's
 settings; ``imports`` for a job framework without a table; ``celery_config`` + ``celery_facts``
 for Celery's routes and beat schedule) -> ``ignores`` (accepted places, from comments) ->
-``rows`` + ``arguments`` + ``values`` (what a registration says) -> ``engine`` (the driver).
+``rows`` + ``arguments`` + ``values`` (what a registration says) -> ``engine`` (the driver;
+``overruled``: what the configuration asked for that it overruled or could not find).
 Speed: ``prefilter`` (which files can register, from their text), ``reading`` (bytes and their
 digest, or a located problem), ``reduce`` (less for libcst to parse), ``filescan`` (one candidate
 file scanned), ``parallel`` (worker processes when there are many), ``cache`` + ``cachekey`` +

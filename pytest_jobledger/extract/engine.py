@@ -30,6 +30,7 @@ from .deps import digest
 from .discovery import Excludes, SourceFile, iter_source_files
 from .ignores import apply as apply_ignores
 from .limits import MAX_FILE_BYTES_CEILING
+from .overruled import overruled
 from .prefilter import (
     _IDENTIFIER,
     LARGE_FILE_BYTES,
@@ -453,35 +454,14 @@ class Extractor:
     def _warnings(
         self, matched: set[str], named: Mapping[str, tuple[bool, str | None]]
     ) -> tuple[str, ...]:
-        """What the configuration asked for that extraction overruled or could not find."""
-        config = self.config
-        where = config.display(config.source) if config.source else "configuration"
-        found: list[str] = []
-        largest = config.extraction.max_file_bytes
-        if largest > MAX_FILE_BYTES_CEILING:
-            found.append(
-                f"{where}: [tool.jobledger] max_file_bytes = {largest:,} is "
-                f"over the ceiling of {MAX_FILE_BYTES_CEILING:,} bytes, which configuration "
-                "cannot raise; larger files are reported, not parsed"
-            )
-        if self.store is not None and self.store.refused is not None:
-            found.append(f"{where}: {self.store.refused}")
-        unmatched = [name for name in sorted(config.extraction.decorators) if name not in matched]
-        for qualname in unmatched:
-            said = named.get(qualname)
-            if said is None:
-                index = self._scanning(None).index  # parses: libcst is imported here
-                defined = index.defines(qualname)
-                said = (defined, None if defined else index.near(qualname))
-            self._named[qualname] = said
-            defined, near = said
-            if not defined:
-                hint = f" (did you mean {near!r}?)" if near else ""
-                found.append(
-                    f'{where}: [tool.jobledger.decorators."{qualname}"] names nothing in the '
-                    f"scanned tree and no registration uses it{hint}; check the name and paths"
-                )
-        return tuple(found)
+        refused = self.store.refused if self.store is not None else None
+        return overruled(self.config, refused, matched, named, self._named, self._defines)
+
+    def _defines(self, qualname: str) -> tuple[bool, str | None]:
+        """Whether the scanned tree defines ``qualname``, else the nearest name it does."""
+        index = self._scanning(None).index  # parses: libcst is imported here
+        defined = index.defines(qualname)
+        return defined, None if defined else index.near(qualname)
 
 
 #: Source whose CPython trees phase 1 keeps for the loader, at most (a tree costs some tens of
