@@ -21,6 +21,7 @@ WHEEL_NEEDS = (
     "pytest_jobledger/py.typed",
     "pytest_jobledger/schemas/overlay.schema.json",
     "pytest_jobledger/schemas/ledger.schema.json",
+    "pytest_jobledger/docs/static/jobledger.css",
 )
 
 

@@ -51,6 +51,9 @@ SOURCE = "# Job runbook\n"
 #: The only extensions the page is converted with: what its own markup needs (tables, heading ids).
 EXTENSIONS = ("tables", "toc")
 _ID = re.compile(r'\sid="([^"]+)"')
+#: A job's anchor before its heading, as the page writes it (portable Markdown has no heading
+#: ids): the site gives the heading the anchor itself, so its table of contents links the job.
+_ANCHORED = re.compile(r'<p><a id="(job-[a-z0-9-]+)"></a></p>\n<h2 id="([^"]+)">')
 
 
 class JobledgerOptions(MkDocsOptions):  # type: ignore[no-untyped-call]
@@ -110,7 +113,17 @@ class _Built:
         converter = markdown.Markdown(extensions=list(EXTENSIONS))
         html = converter.convert(text)
         toc: list[_TocToken] = list(getattr(converter, "toc_tokens", []))
+        anchors = dict((heading, anchor) for anchor, heading in _ANCHORED.findall(html))
+        html = _ANCHORED.sub(lambda found: f'<h2 id="{found[1]}">', html)
+        _anchor_toc(toc, anchors)
         return cls(html, toc, frozenset(_ID.findall(html)))
+
+
+def _anchor_toc(tokens: list[_TocToken], anchors: dict[str, str]) -> None:
+    """Point each job's entry of the table of contents at the job's anchor."""
+    for token in tokens:
+        token["id"] = anchors.get(token["id"], token["id"])
+        _anchor_toc(token["children"], anchors)
 
 
 def _page_name(name: str) -> str:

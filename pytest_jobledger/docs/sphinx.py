@@ -19,7 +19,6 @@ added in an existing file or a new one, a changed roster) is read again (``env-g
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
@@ -36,33 +35,12 @@ from ..core.errors import JobledgerError
 from ..core.text import clip, inert, one_line
 from ..project import RUNBOOK_GROUPS, Config
 from ..reporters.markdown import MAX_BLOCK_CHARS, MAX_CELL_CHARS
-from ..reporters.runbook.model import (
-    OPTIONAL,
-    PURPOSE,
-    SIGNED,
-    JobPage,
-    LedgerValue,
-    PolicyCell,
-    Runbook,
-)
-from ..reporters.runbook.page import GROUP_TITLES, LABELS, SECONDS
+from ..reporters.runbook import view
+from ..reporters.runbook.model import OPTIONAL, PURPOSE, SIGNED, JobPage, Runbook
+from ..reporters.runbook.page import GROUP_TITLES
 from .model import runbook_for
 
-INDEX_HEADER = (
-    "job",
-    "queue",
-    "retries",
-    "soft / hard time limit",
-    "idempotent",
-    "paging owner",
-    "runtime class",
-)
-MARKERS = {
-    "unsigned": "[UNSIGNED]",
-    "invalid": "[INVALID]",
-    "not-judged": "[NOT JUDGED]",
-    OPTIONAL: "not signed (optional)",
-}
+MARKERS = view.MARKER_WORDS
 
 
 def _group_by(argument: str | None) -> str:
@@ -130,26 +108,49 @@ def _section(ids: str, *title: nodes.Node | str) -> nodes.section:
     return section
 
 
-def _table(header: Sequence[str], rows: Sequence[Sequence[nodes.Node | str]]) -> nodes.table:
-    table = nodes.table()
-    group = nodes.tgroup(cols=len(header))
+def _spans(cell: Sequence[view.Span]) -> nodes.paragraph:
+    """One cell's or line's words (:mod:`~pytest_jobledger.reporters.runbook.view`, the words the
+    Markdown page has) as docutils nodes: repository text only in text nodes."""
+    made = nodes.paragraph()
+    for span in cell:
+        node: nodes.Node
+        if span.style == "code":
+            node = _literal(span.text)
+        elif span.style == "strong":
+            node = nodes.strong(text=_text(span.text))
+        elif span.style == "emphasis":
+            node = nodes.emphasis(text=_text(span.text))
+        else:
+            node = nodes.Text(_text(span.text))
+        if span.anchor is not None:
+            node = nodes.reference("", "", node, refid=span.anchor, internal=True)
+        elif span.url is not None:
+            node = nodes.reference("", "", node, refuri=span.url)
+        made += node
+    return made
+
+
+def _table(made: view.Table, *classes: str) -> nodes.table:
+    # the browser sizes the columns by their content (Sphinx would give each the same share)
+    table = nodes.table(classes=["colwidths-auto", "jobledger", *classes])
+    group = nodes.tgroup(cols=len(made.header))
     table += group
-    for _ in header:
+    for _ in made.header:
         group += nodes.colspec(colwidth=1)
 
-    def row(cells: Sequence[nodes.Node | str]) -> nodes.row:
-        made = nodes.row()
+    def row(cells: Sequence[nodes.paragraph]) -> nodes.row:
+        line = nodes.row()
         for cell in cells:
             entry = nodes.entry()
-            entry += cell if isinstance(cell, nodes.paragraph) else _para(cell)
-            made += entry
-        return made
+            entry += cell
+            line += entry
+        return line
 
     head = nodes.thead()
-    head += row(header)
+    head += row([_para(name) for name in made.header])
     body = nodes.tbody()
-    for cells in rows:
-        body += row(cells)
+    for cells in made.rows:
+        body += row([_spans(cell) for cell in cells])
     group += head
     group += body
     return table
@@ -171,21 +172,19 @@ def _page(book: Runbook, blocking: Sequence[str]) -> list[nodes.Node]:
                 listing += item
             warning += listing
         made.append(warning)
-    made.append(
-        _para(
-            "Rendered by jobledger from the ledger ",
-            _literal(book.ledger.path),
-            f" (sha256 {book.ledger.sha256 or 'no file'}) and the overlay ",
-            _literal(book.overlay.path),
-            f" (sha256 {book.overlay.sha256 or 'no file'}): numbers come from the code, policy "
-            "from cells a person signed.",
-        )
-    )
+    made.append(_spans(view.opening()))
     made.append(_index(book))
-    jobs = _section("jobledger-jobs", "Jobs")
-    for job in book.jobs:
-        jobs += _job(job, book.preview)
-    made.append(jobs)
+    unique = view.unique_functions(book.jobs)
+    made.extend(_job(job, view.heading(job, unique), book.preview) for job in book.jobs)
+    if book.defaults:
+        defaults = _section("jobledger-defaults", view.DEFAULTS_TITLE)
+        defaults += _spans(view.defaults_note())
+        defaults += _table(view.defaults(book.defaults))
+        made.append(defaults)
+    footer = _section("jobledger-about", view.FOOTER_TITLE)
+    ledger = (book.ledger.path, book.ledger.sha256)
+    footer += _spans(view.sources(ledger, (book.overlay.path, book.overlay.sha256)))
+    made.append(footer)
     for node in made:
         if isinstance(node, nodes.Element):
             # A signed value is shown as written: no curly quotes or dashes from Sphinx's
@@ -203,56 +202,25 @@ def _index(book: Runbook) -> nodes.section:
     groups: dict[str | None, list[JobPage]] = {}
     for job in book.jobs:
         groups.setdefault(job.group, []).append(job)
+    unique = view.unique_functions(book.jobs)
     for number, group in enumerate(sorted(groups, key=lambda name: (name is None, name or ""))):
         heading: list[nodes.Node | str] = (
             [f"{title} ", _literal(group)] if group is not None else [missing]
         )
         section = _section(f"jobledger-group-{number + 1}", *heading)
-        section += _table(
-            INDEX_HEADER,
-            [_index_row(job) for job in groups[group]],
-        )
+        made = view.index_table(groups[group], queue=book.group_by != "queue", unique=unique)
+        section += _table(made, "jobledger-index")
         index += section
     return index
 
 
-def _index_row(job: JobPage) -> list[nodes.Node | str]:
-    values = {value.field: value for value in job.ledger}
-    link = nodes.reference("", "", _literal(job.id), refid=job.anchor, internal=True)
-    return [
-        _para(link),
-        _value(values["queue"]),
-        _value(values["max_retries"]),
-        f"{_value(values['soft_time_limit_s'])} / {_value(values['time_limit_s'])}",
-        *(_cell(job.cell(name)) for name in ("idempotent", "paging_owner", "runtime_class")),
-    ]
-
-
-def _job(job: JobPage, preview: bool) -> nodes.section:
-    section = _section(job.anchor, _literal(job.id))
-    section += _para(
-        "Defined at ",
-        _literal(job.location),
-        " by ",
-        _literal(job.decorator),
-        f" ({_text(job.framework)}); function ",
-        _literal(job.function),
-        " in module ",
-        _literal(job.module),
-        ".",
-    )
-    rows: list[list[nodes.Node | str]] = []
-    for value in job.ledger:
-        rows.append([LABELS[value.field], _value(value), _ledger_lane(value, job)])
-    for value in job.options:
-        rows.append(
-            [_para("option ", _literal(value.field)), _value(value), _ledger_lane(value, job)]
-        )
-    for cell in job.policy:
-        if cell.cell != PURPOSE:
-            label = LABELS.get(cell.cell)
-            rows.append([label or _para(_literal(cell.cell)), _cell(cell), _cell_lane(cell)])
-    section += _table(("", "value", "lane"), rows)
+def _job(job: JobPage, heading: str, preview: bool) -> nodes.section:
+    section = _section(job.anchor, _literal(heading))
+    section += _spans(view.intro(job))
+    section += _table(view.job_table(job))
+    note = view.footnote(job)
+    if note is not None:
+        section += _spans(note)
     purpose = job.cell(PURPOSE)
     if purpose is not None and purpose.state == SIGNED and purpose.value is not None:
         section += _para("Accepted purpose (signed at ", _literal(purpose.location), "):")
@@ -295,60 +263,14 @@ def _job(job: JobPage, preview: bool) -> nodes.section:
         body = "\n".join(
             one_line(line) for line in clip(job.docstring, MAX_BLOCK_CHARS).splitlines()
         )
-        section += nodes.literal_block(body, body)
+        block = nodes.literal_block(body, body)
+        block["language"] = "text"  # shown as written: no colours from a guessed language
+        section += block
     else:
         section += _para(
             "From the source: the job has no docstring (", _literal(job.location), ")."
         )
     return section
-
-
-def _number(field: str, value: object) -> str:
-    if value is None:
-        return "no limit"
-    text = str(value) if isinstance(value, int) else json.dumps(value)
-    return f"{text} s" if field in SECONDS else text
-
-
-def _value(value: LedgerValue) -> str:
-    if value.value is not None:
-        if isinstance(value.value, str):
-            return _text(value.value)
-        if isinstance(value.value, (int, float)) and not isinstance(value.value, bool):
-            return _number(value.field, value.value)
-        return _text(json.dumps(value.value, sort_keys=True, ensure_ascii=False))
-    if value.default is not None:
-        return f"{_number(value.field, value.default.value)} ({value.default.label} default)"
-    return f"not stated: {_text(value.reason or 'the source does not prove it')}"
-
-
-def _ledger_lane(value: LedgerValue, job: JobPage) -> nodes.paragraph:
-    if value.value is None and value.default is not None:
-        return _para(
-            "default: ",
-            nodes.reference("", f"{value.default.label} documentation", refuri=value.default.url),
-        )
-    if value.origin is not None:
-        return _para(f"code: {_text(value.origin)}")
-    return _para("code ", _literal(job.location))
-
-
-def _cell(cell: PolicyCell | None) -> str:
-    if cell is None:
-        return MARKERS[OPTIONAL]
-    if cell.state == SIGNED and cell.value is not None:
-        return _text(cell.value)
-    if cell.finding is not None and cell.state == "invalid":
-        return f"{MARKERS['invalid']} {cell.finding.kind.value}"
-    return MARKERS.get(cell.state, cell.state)
-
-
-def _cell_lane(cell: PolicyCell) -> nodes.paragraph:
-    if cell.state == SIGNED:
-        return _para("signed ", _literal(cell.location))
-    if cell.state == OPTIONAL:
-        return _para("nobody signed it")
-    return _para("fix at ", _literal(cell.location))
 
 
 # -- what a page was made from, so an incremental build sees what a fresh one sees ----------------
@@ -427,8 +349,19 @@ def _merge(
     setattr(env, _ENV_KEY, mine)
 
 
+#: The runbook tables' stylesheet: long names may wrap, so a table fits a narrow content column.
+STATIC = Path(__file__).resolve().parent / "static"
+
+
+def _static(app: Sphinx) -> None:
+    if app.builder.format == "html":
+        app.config.html_static_path.append(str(STATIC))
+
+
 def setup(app: Sphinx) -> dict[str, Any]:
     app.add_directive("jobledger-runbook", JobledgerRunbook)
+    app.connect("builder-inited", _static)
+    app.add_css_file("jobledger.css")
     app.connect("env-get-outdated", _outdated)
     app.connect("env-purge-doc", _purge)
     app.connect("env-merge-info", _merge)

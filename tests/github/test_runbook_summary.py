@@ -107,7 +107,8 @@ def test_appended_after_the_findings(tmp_path: Path) -> None:
     )
     text = readable(summary.read_text("utf-8"))
     assert text.index("## Job ledger") < text.index("### Runbook: the jobs this pull request")
-    assert "| `acme.billing.tasks.capture_invoice` | `billing` | 5 |" in text
+    assert "| `acme.billing.tasks.capture_invoice` | billing-oncall | no |" in text
+    assert "| 5 | not stated, soft 120 s | `billing` |" in text
 
 
 def test_the_action_summary_shows_the_changed_jobs(
@@ -129,7 +130,8 @@ def test_the_action_summary_shows_the_changed_jobs(
     summary = readable((repo.parent / "summary.md").read_text("utf-8"))
     assert "### Runbook: the jobs this pull request changed" in summary
     assert (
-        "| `acme.billing.tasks.send_receipt` | `mail` | 8 | 30 s / not stated | yes | mail-oncall |"
+        "| `acme.billing.tasks.send_receipt` | mail-oncall | yes | drop after the last retry; "
+        "log the invoice id, never the email address | 8 | not stated, soft 30 s | `mail` |"
         in summary
     )
     assert CAPTURE not in summary

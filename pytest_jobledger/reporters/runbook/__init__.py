@@ -2,7 +2,8 @@
 
 - ``model``: the joined facts of every job, each value with its lane (the JSON format);
 - ``build``: the model made from one gate run (and the jobs' stable anchors);
-- ``page``: the Markdown page drawn from the model;
+- ``view``: the words of every table cell and line, once, for both docs builders and the page;
+- ``page``: the Markdown page drawn from the model (and the view);
 - ``defaults``: the frameworks' documented defaults, with the page each comes from;
 - ``publish``: the refusal rule, the text in either format, and the runbook-fresh status item.
 """

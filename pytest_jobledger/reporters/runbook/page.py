@@ -9,46 +9,23 @@ No clock time is written, so two renders of the same inputs are byte-identical.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterator, Sequence
 
 from ...findings import Finding
 from ..markdown import code, escape_line, escape_markdown, fenced, paragraphs
+from . import view
 from .defaults import FrameworkDefault
-from .model import (
-    INVALID,
-    NOT_JUDGED,
-    OPTIONAL,
-    PURPOSE,
-    SIGNED,
-    UNSIGNED,
-    JobPage,
-    LedgerValue,
-    PolicyCell,
-    Runbook,
-)
+from .model import INVALID, NOT_JUDGED, OPTIONAL, PURPOSE, SIGNED, UNSIGNED, JobPage, Runbook
+from .view import LABELS, SECONDS
 
-LABELS = {
-    "name": "registered name",
-    "queue": "queue",
-    "max_retries": "max retries",
-    "retry_delay_s": "retry delay",
-    "soft_time_limit_s": "soft time limit",
-    "time_limit_s": "time limit",
-    "idempotent": "idempotent",
-    "poison_policy": "poison policy",
-    "paging_owner": "paging owner",
-    "runtime_class": "runtime class",
-    "purpose_accepted": "accepted purpose",
-}
-SECONDS = ("retry_delay_s", "soft_time_limit_s", "time_limit_s")
+__all__ = ["GROUP_TITLES", "LABELS", "SECONDS", "Link", "index_row", "index_table", "render"]
+
 GROUP_TITLES = {
     "queue": ("Queue", "queue not stated in the source"),
     "module": ("Module", "no module"),
     "owner": ("Paging owner", "paging owner not signed"),
     "framework": ("Framework", "no framework"),
 }
-INDEX_CELLS = ("idempotent", "paging_owner", "runtime_class")
 
 #: Where a ``path:line`` of the repository is browsed (a docs site's ``repo_url``), or ``None``.
 #: The returned URL must be percent-encoded already: it is written as a link's destination.
@@ -65,21 +42,68 @@ MARKERS = {
 
 def render(book: Runbook, *, link: Link | None = None) -> str:
     """The page's exact text, ending with one newline. With ``link`` (a docs site that knows its
-    repository) every code and signed location links to its line; without, they are text."""
+    repository) every code and signed location links to its line; without, they are text.
+
+    The first screen is the index (who is paged, what is safe, the poison policy); each job is a
+    second-level section, so a site's table of contents lists the jobs; the digests of the
+    inputs are in the footer."""
     blocks: list[str] = []
     if book.preview:
         blocks.append(_banner(book))
-    blocks.extend(_header(book))
+    blocks.append(f"# Job runbook: {escape_line(book.project)}")
+    blocks.append(spans(view.opening()))
     blocks.extend(_index(book))
-    blocks.append("## Jobs")
+    unique = view.unique_functions(book.jobs)
     for job in book.jobs:
-        blocks.extend(_section(job, book.preview, link))
+        blocks.extend(_section(job, view.heading(job, unique), book.preview, link))
     if book.defaults:
         blocks.extend(_defaults(book.defaults))
     if book.blocking:
         blocks.append("## Blocking findings")
         blocks.append("\n".join(f"- {_finding_line(finding)}" for finding in book.blocking))
+    blocks.append(f"## {view.FOOTER_TITLE}")
+    ledger = (book.ledger.path, book.ledger.sha256)
+    blocks.append(spans(view.sources(ledger, (book.overlay.path, book.overlay.sha256))))
     return "\n\n".join(blocks) + "\n"
+
+
+_MARKER_WORDS = frozenset(view.MARKER_WORDS.values())
+
+
+def spans(cell: Sequence[view.Span], link: Link | None = None) -> str:
+    """One cell's or line's words as inert Markdown (the same words Sphinx shows)."""
+    out = []
+    for span in cell:
+        shown = code(span.text) if span.style == "code" else escape_markdown(span.text)
+        if span.text in _MARKER_WORDS:  # our own words, written as the other pages write them
+            shown = span.text
+        if span.style == "text":  # the spaces between spans are words too
+            lead = span.text[: len(span.text) - len(span.text.lstrip(" "))]
+            trail = span.text[len(span.text.rstrip(" ")) :]
+            shown = f"{lead}{shown}{trail}" if shown else lead
+        if span.style == "strong":
+            shown = f"**{shown}**"
+        elif span.style == "emphasis":
+            shown = f"_{shown}_"
+        url = None
+        if span.anchor is not None:
+            url = f"#{span.anchor}"
+        elif span.url is not None:
+            url = span.url
+        elif span.where is not None and link is not None:
+            url = link(*span.where)
+        out.append(f"[{shown}]({url})" if url else shown)
+    return "".join(out)
+
+
+def table(made: view.Table, link: Link | None = None) -> str:
+    """A :class:`~.view.Table` as a Markdown table."""
+    rows = [
+        "| " + " | ".join(made.header) + " |",
+        "| " + " | ".join("---" for _ in made.header) + " |",
+    ]
+    rows += ["| " + " | ".join(spans(cell, link) for cell in row) + " |" for row in made.rows]
+    return "\n".join(rows)
 
 
 def _banner(book: Runbook) -> str:
@@ -100,23 +124,6 @@ def _banner(book: Runbook) -> str:
     return "\n".join(lines)
 
 
-def _header(book: Runbook) -> list[str]:
-    def source(kind: str, path: str, sha256: str | None) -> str:
-        digest = f"sha256 {code(sha256)}" if sha256 else "no file"
-        return f"the {kind} {code(path)} ({digest})"
-
-    return [
-        f"# Job runbook: {escape_line(book.project)}",
-        "Rendered by `jobledger render` from "
-        f"{source('ledger', book.ledger.path, book.ledger.sha256)} and "
-        f"{source('overlay', book.overlay.path, book.overlay.sha256)}. Do not edit it by hand: "
-        "numbers come from the code, policy from cells a person signed.",
-        "Every value names its lane: **code** (read from the registration, `path:line`), "
-        "**signed** (a person's answer in the overlay, `path:line`) or **default** (the "
-        "framework's documented default, which the app's configuration may override).",
-    ]
-
-
 def _index(book: Runbook) -> list[str]:
     title, missing = GROUP_TITLES[book.group_by]
     blocks = [f"## Jobs by {title.lower()}"]
@@ -125,69 +132,32 @@ def _index(book: Runbook) -> list[str]:
     groups: dict[str | None, list[JobPage]] = {}
     for job in book.jobs:
         groups.setdefault(job.group, []).append(job)
+    unique = view.unique_functions(book.jobs)
     for group in sorted(groups, key=lambda name: (name is None, name or "")):
         heading = f"{title} {code(group, in_table=False)}" if group is not None else missing
-        blocks += [f"### {heading}", index_table(groups[group])]
+        made = view.index_table(groups[group], queue=book.group_by != "queue", unique=unique)
+        blocks += [f"### {heading}", table(made)]
     return blocks
 
 
 def index_table(jobs: Sequence[JobPage], *, links: bool = True) -> str:
-    """The index's table for ``jobs``: each job links to its section (``links``) and shows the
-    numbers that page an operator first, and the signed cells or their markers."""
-    rows = [
-        "| job | queue | retries | soft / hard time limit | idempotent | paging owner "
-        "| runtime class |",
-        "| --- | --- | --- | --- | --- | --- | --- |",
-    ]
-    for job in jobs:
-        rows.append(index_row(job, links=links))
-    return "\n".join(rows)
+    """The index's table for ``jobs`` (with the queue column, as the job summary shows it):
+    each job links to its section (``links``)."""
+    return table(view.index_table(jobs, links=links))
 
 
 def index_row(job: JobPage, *, links: bool = True) -> str:
     """One job's row of :func:`index_table`."""
-    values = {value.field: value for value in job.ledger}
-    limits = (
-        f"{_value(values['soft_time_limit_s'], short=True)} / "
-        f"{_value(values['time_limit_s'], short=True)}"
-    )
-    cells = [
-        f"[{code(job.id)}](#{job.anchor})" if links else code(job.id),
-        _value(values["queue"], short=True),
-        _value(values["max_retries"], short=True),
-        limits,
-        *(_cell_value(job.cell(name)) for name in INDEX_CELLS),
-    ]
-    return "| " + " | ".join(cells) + " |"
+    return "| " + " | ".join(spans(cell) for cell in view.index_row(job, links=links)) + " |"
 
 
-def _where(path: str, line: int, link: Link | None) -> str:
-    """``path:line`` as a code span, linked to its line when the site knows the repository."""
-    shown = code(f"{path}:{line}")
-    url = link(path, line) if link is not None else None
-    return f"[{shown}]({url})" if url else shown
-
-
-def _section(job: JobPage, preview: bool, link: Link | None = None) -> Iterator[str]:
-    yield f'<a id="{job.anchor}"></a>\n\n### {code(job.id, in_table=False)}'
-    yield (
-        f"Defined at {_where(job.path, job.line, link)} by {code(job.decorator)} "
-        f"({escape_line(job.framework)}); "
-        f"function {code(job.function)} in module {code(job.module)}."
-    )
-    rows = ["| | value | lane |", "| --- | --- | --- |"]
-    for value in job.ledger:
-        lane = _ledger_lane(value, job, link)
-        rows.append(f"| {LABELS[value.field]} | {_value(value)} | {lane} |")
-    for value in job.options:
-        rows.append(
-            f"| option {code(value.field)} | {_value(value)} | {_ledger_lane(value, job, link)} |"
-        )
-    for cell in job.policy:
-        if cell.cell != PURPOSE:
-            label = LABELS.get(cell.cell) or code(cell.cell)
-            rows.append(f"| {label} | {_cell_value(cell)} | {_cell_lane(cell, link)} |")
-    yield "\n".join(rows)
+def _section(job: JobPage, heading: str, preview: bool, link: Link | None = None) -> Iterator[str]:
+    yield f'<a id="{job.anchor}"></a>\n\n## {code(heading, in_table=False)}'
+    yield spans(view.intro(job), link)
+    yield table(view.job_table(job), link)
+    note = view.footnote(job)
+    if note is not None:
+        yield spans(note)
     yield from _purpose(job)
     if preview:
         findings = [cell.finding for cell in job.policy if cell.finding is not None]
@@ -229,74 +199,7 @@ def _purpose(job: JobPage) -> Iterator[str]:
 
 
 def _defaults(rows: Sequence[FrameworkDefault]) -> list[str]:
-    table = [
-        "| framework | field | documented default | setting | documentation |",
-        "| --- | --- | --- | --- | --- |",
-    ]
-    for row in rows:
-        table.append(
-            f"| {row.label} | {LABELS[row.field]} | {_number(row.field, row.value)} | "
-            f"{code(row.setting)} | <{row.url}> |"
-        )
-    return [
-        "## Framework defaults shown on this page",
-        "A registration that does not set a field gets its framework's default, unless the "
-        "app's configuration (or a worker option) says otherwise; the ledger cannot prove which, "
-        "so these are labelled **default** wherever they appear.",
-        "\n".join(table),
-    ]
-
-
-def _number(field: str, value: object) -> str:
-    if value is None:
-        return "no limit"
-    if isinstance(value, str):  # a documented default queue
-        return code(value)
-    text = str(value) if isinstance(value, int) else json.dumps(value)
-    return f"{text} s" if field in SECONDS else text
-
-
-def _value(value: LedgerValue, *, short: bool = False) -> str:
-    if value.value is not None:
-        if isinstance(value.value, str) and value.field in ("queue", "name"):
-            return code(value.value)
-        if isinstance(value.value, (int, float)) and not isinstance(value.value, bool):
-            return _number(value.field, value.value)
-        return code(json.dumps(value.value, sort_keys=True, ensure_ascii=False))
-    if value.default is not None:
-        shown = _number(value.field, value.default.value)
-        if short:
-            return f"{shown} ({value.default.label} default)"
-        return f"{shown} ({value.default.label}'s documented default; not set at registration)"
-    if short:
-        return "not stated"
-    return f"not stated: {escape_markdown(value.reason or 'the source does not prove it')}"
-
-
-def _ledger_lane(value: LedgerValue, job: JobPage, link: Link | None = None) -> str:
-    if value.value is None and value.default is not None:
-        return f"**default**: [{value.default.label} documentation]({value.default.url})"
-    if value.origin is not None:
-        return f"**code**: {escape_markdown(value.origin)}"
-    return f"**code** {_where(job.path, job.line, link)}"
-
-
-def _cell_value(cell: PolicyCell | None) -> str:
-    if cell is None:
-        return MARKERS[OPTIONAL]
-    if cell.state == SIGNED and cell.value is not None:
-        return escape_markdown(cell.value)
-    if cell.state == INVALID and cell.finding is not None:
-        return f"{MARKERS[INVALID]} {code(cell.finding.kind.value)}"
-    return MARKERS[cell.state]
-
-
-def _cell_lane(cell: PolicyCell, link: Link | None = None) -> str:
-    if cell.state == SIGNED:
-        return f"**signed** {_where(cell.path, cell.line, link)}"
-    if cell.state == OPTIONAL:
-        return "nobody signed it"
-    return f"fix at {code(cell.location)}"
+    return [f"## {view.DEFAULTS_TITLE}", spans(view.defaults_note()), table(view.defaults(rows))]
 
 
 def _finding_line(finding: Finding) -> str:
