@@ -84,7 +84,7 @@ def test_hostile_overlay_text_stays_text(signed: Path) -> None:
     # The pipe stayed in its cell: the row has the table's three cells.
     anchor = anchor_for(HOSTILE_JOB)
     row = next(
-        cells for where, cells in page.rows if where == anchor and cells[0] == "poison policy"
+        cells for where, cells in page.rows if where == anchor and cells[0] == "poison message"
     )
     assert len(row) == 3
     assert PIPE in row[1]

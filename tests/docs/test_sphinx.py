@@ -89,9 +89,9 @@ def test_hostile_overlay_text_stays_text(signed: Path) -> None:
         assert text in body
     anchor = anchor_for(HOSTILE_JOB)
     row = next(
-        cells for where, cells in page.rows if where == anchor and cells[0] == "poison policy"
+        cells for where, cells in page.rows if where == anchor and cells[0] == "poison message"
     )
-    assert row == ["poison policy", f"{SCRIPT} {IMG} {JS_LINK} {PIPE}", f"signed {OVERLAY}:12"]
+    assert row == ["poison message", f"{SCRIPT} {IMG} {JS_LINK} {PIPE}", "signed, overlay line 12"]
     assert DRAFT not in body
 
 
