@@ -180,8 +180,8 @@ def test_the_summary_shows_the_runbook_rows_of_the_changed_jobs(run: list[dict[s
     ]
     capture = next(row for row in rows if "capture_invoice" in row)
     assert capture.startswith(
-        "| `acme_shop.billing.tasks.capture_invoice` | `billing` | 20 | 120 s / no limit (Celery "
-        "default) | no | billing-oncall | synchronous-short |"
+        "| `acme_shop.billing.tasks.capture_invoice` | billing-oncall | no | park payload; page "
+        "billing-oncall after 3 parks | 20 | no limit (default), soft 120 s | `billing` |"
     )
     assert "notifications" not in "\n".join(rows)
 
