@@ -18,6 +18,7 @@ Anything that keeps ``jobledger render`` from publishing fails the build with th
 
 from __future__ import annotations
 
+import logging
 import os
 import posixpath
 import re
@@ -37,8 +38,10 @@ from mkdocs.structure.toc import get_toc
 
 from ..core.errors import JobledgerError
 from ..core.text import inert
-from ..reporters.runbook import page
+from ..reporters.runbook import page, view
 from .model import runbook_for
+
+log = logging.getLogger("mkdocs.plugins.jobledger")
 
 if TYPE_CHECKING:
     from mkdocs.structure.toc import _TocToken
@@ -85,7 +88,12 @@ class JobledgerPlugin(BasePlugin[JobledgerOptions]):  # type: ignore[no-untyped-
             raise PluginError(_refusal(docs.blocking))
         link = _linker(config, root)
         self._name = name
-        self._built = _Built.convert(page.render(docs.book, link=link))
+        warned = docs.blocking if docs.warned else None
+        if warned:
+            # info, not a warning: `mkdocs build --strict` would fail on a warning, and
+            # docs_unsigned = "warn" asks to publish; the page's banner names every blocker
+            log.info(inert(view.warned(len(warned))))
+        self._built = _Built.convert(page.render(docs.book, link=link, warned=warned))
         files.append(File.generated(config, name, content=SOURCE))
         return files
 
@@ -146,7 +154,8 @@ def _refusal(blocking: tuple[str, ...]) -> str:
     if count > SHOWN:
         lines.append(f"... and {count - SHOWN} more (`jobledger check` lists every one)")
     lines.append(
-        "jobledger: sign them in the overlay, or set `preview: true` to build with each one marked"
+        "jobledger: sign them in the overlay, or set `preview: true` (or docs_unsigned = "
+        '"warn" in [tool.jobledger]) to build with each one marked'
     )
     return "\n".join(lines)
 
@@ -164,8 +173,20 @@ def _linker(config: MkDocsConfig, root: Path) -> page.Link | None:
         view = "blob/" + view[len("edit/") :]
     elif view.startswith("-/edit/"):
         view = "-/blob/" + view[len("-/edit/") :]
-    base = urljoin(repo_url.rstrip("/") + "/", view.rstrip("/") + "/")
     docs_dir = Path(config.docs_dir).resolve()
+    # A path is made relative to docs_dir and joined to the edit view: when edit_uri does not
+    # name the docs folder, that `..` would climb over the branch and every link would be wrong.
+    if view.rstrip("/").rsplit("/", 1)[-1] != docs_dir.name:
+        where = Path(config.config_file_path or "mkdocs.yml").name
+        raise PluginError(
+            inert(
+                f"jobledger: {where}: edit_uri is {edit_uri!r}, which does not end in the docs "
+                f"folder {docs_dir.name!r}; the runbook links each source line from it, and the "
+                f"branch would be lost. Write the docs folder's path in the repository, e.g. "
+                f"edit_uri: edit/main/{docs_dir.name}/"
+            )
+        )
+    base = urljoin(repo_url.rstrip("/") + "/", view.rstrip("/") + "/")
 
     def link(path: str, line: int) -> str | None:
         relative = os.path.relpath((root / path).resolve(), docs_dir).replace(os.sep, "/")

@@ -29,6 +29,9 @@ class DocsRunbook:
     config: Config
     book: Runbook | None
     blocking: tuple[str, ...]
+    #: Published while checks fail, because ``docs_unsigned = "warn"``: the page carries a
+    #: banner naming each blocker (:func:`~..reporters.runbook.view.warned`).
+    warned: bool = False
 
     @property
     def refused(self) -> bool:
@@ -43,7 +46,8 @@ def runbook_for(
     group_by: str | None = None,
 ) -> DocsRunbook:
     """The runbook of the project at ``root`` as ``jobledger render --format json [--preview]``
-    builds it: the session's gate view (the one reading every command gets), :func:`blockers` as
+    builds it (with ``docs_unsigned = "warn"``, a refused page is published as a preview, marked
+    ``warned``): the session's gate view (the one reading every command gets), :func:`blockers` as
     the refusal rule, :func:`build_runbook` as the
     model. Drafts are never read: a published site carries no unverified text, preview or not.
     ``group_by`` overrides ``runbook_group_by`` (validated like the configuration's value)."""
@@ -53,6 +57,8 @@ def runbook_for(
     result = Session.open(config).gate
     blocking = tuple(_line(check) for check in blockers(result))
     if blocking and not preview:
+        if config.runbook.docs_unsigned == "warn":
+            return DocsRunbook(config, _book(result, config, preview=True), blocking, warned=True)
         return DocsRunbook(config, None, blocking)
     return DocsRunbook(config, _book(result, config, preview=preview), blocking)
 

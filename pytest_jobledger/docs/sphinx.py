@@ -28,6 +28,7 @@ from docutils import nodes
 from docutils.parsers.rst import directives
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
+from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 
 from .. import __version__
@@ -41,6 +42,7 @@ from ..reporters.runbook.page import GROUP_TITLES
 from .model import runbook_for
 
 MARKERS = view.MARKER_WORDS
+logger = logging.getLogger(__name__)
 
 
 def _group_by(argument: str | None) -> str:
@@ -75,12 +77,13 @@ class JobledgerRunbook(SphinxDirective):
                     [
                         f"jobledger: the runbook is not published: {count} "
                         f"{'checks fail' if count != 1 else 'check fails'}; sign them in the "
-                        "overlay, or add :preview: to build with each one marked",
+                        'overlay, or add :preview: (or docs_unsigned = "warn" in '
+                        "[tool.jobledger]) to build with each one marked",
                         *docs.blocking,
                     ]
                 )
             )
-        return _page(docs.book, docs.blocking)
+        return _page(docs.book, docs.blocking, warned=docs.warned)
 
 
 def _text(value: str, limit: int = MAX_CELL_CHARS) -> str:
@@ -156,9 +159,22 @@ def _table(made: view.Table, *classes: str) -> nodes.table:
     return table
 
 
-def _page(book: Runbook, blocking: Sequence[str]) -> list[nodes.Node]:
+def _page(book: Runbook, blocking: Sequence[str], *, warned: bool = False) -> list[nodes.Node]:
     made: list[nodes.Node] = []
-    if book.preview:
+    if warned:
+        # a note in the build's log, not a warning (``sphinx-build -W`` would fail on one):
+        # docs_unsigned = "warn" asks to publish, and the page's banner names every blocker
+        logger.info(inert(view.warned(len(blocking))))
+        banner = nodes.warning()
+        banner += _para(view.warned(len(blocking)))
+        listing = nodes.bullet_list()
+        for line in blocking:
+            item = nodes.list_item()
+            item += _para(_text(line))
+            listing += item
+        banner += listing
+        made.append(banner)
+    elif book.preview:
         warning = nodes.warning()
         warning += _para(
             f"Preview: {book.unsigned_cells} policy cell(s) unsigned; not for publication. "

@@ -26,6 +26,8 @@ JOB_ID_STYLES: tuple[str, ...] = ("import-path", "registered-name")
 REVIEW_ON_CHANGE: tuple[str, ...] = ("warn", "fail", "off")
 #: How the runbook's index is grouped.
 RUNBOOK_GROUPS: tuple[str, ...] = ("queue", "module", "owner", "framework")
+#: What a docs build (the MkDocs plugin, the Sphinx directive) does while a cell is unsigned.
+DOCS_UNSIGNED: tuple[str, ...] = ("fail", "warn")
 TIME_UNITS: tuple[str, ...] = ("s", "ms")
 _CELL_KEYS = {"allowed", "description"}
 _DECORATOR_KEYS = {"framework", "time_unit", *RESOLVED_FIELDS}
@@ -165,6 +167,10 @@ def job_id(key: str, value: object, ctx: Context) -> str:
 
 def review_on_change(key: str, value: object, ctx: Context) -> str:
     return string(key, value, ctx, REVIEW_ON_CHANGE)
+
+
+def docs_unsigned(key: str, value: object, ctx: Context) -> str:
+    return string(key, value, ctx, DOCS_UNSIGNED)
 
 
 def runbook_group_by(key: str, value: object, ctx: Context) -> str:

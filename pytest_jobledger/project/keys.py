@@ -312,6 +312,16 @@ _PAGES = (
         '"queue"',
         'or "module", "owner", "framework"',
     ),
+    Key(
+        "docs_unsigned",
+        "runbook",
+        "docs_unsigned",
+        "string",
+        "fail",
+        checks.docs_unsigned,
+        '"fail"',
+        'or "warn": docs builds publish, unsigned cells marked',
+    ),
     _path(
         "drafts",
         "drafts",

@@ -145,6 +145,9 @@ class Runbook:
     #: ``jobledger render`` writes :data:`DEFAULT_RUNBOOK`).
     path: str | None = None
     group_by: str = "queue"
+    #: A docs build while a cell is unsigned: ``"fail"`` (refuse) or ``"warn"`` (publish the
+    #: page with a banner naming the unsigned cells, each marked).
+    docs_unsigned: str = "fail"
     #: ``[project] name`` of the configuration file, for the runbook's title.
     title: str | None = None
 

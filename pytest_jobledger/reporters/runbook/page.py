@@ -40,7 +40,7 @@ MARKERS = {
 }
 
 
-def render(book: Runbook, *, link: Link | None = None) -> str:
+def render(book: Runbook, *, link: Link | None = None, warned: Sequence[str] | None = None) -> str:
     """The page's exact text, ending with one newline. With ``link`` (a docs site that knows its
     repository) every code and signed location links to its line; without, they are text.
 
@@ -48,7 +48,11 @@ def render(book: Runbook, *, link: Link | None = None) -> str:
     second-level section, so a site's table of contents lists the jobs; the digests of the
     inputs are in the footer."""
     blocks: list[str] = []
-    if book.preview:
+    if warned:
+        lines = [f"> **{escape_line(view.warned(len(warned)))}**", ">"]
+        lines += [f"> - {escape_line(line)}" for line in warned]
+        blocks.append("\n".join(lines))
+    elif book.preview:
         blocks.append(_banner(book))
     blocks.append(f"# Job runbook: {escape_line(book.project)}")
     blocks.append(spans(view.opening()))

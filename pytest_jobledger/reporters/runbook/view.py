@@ -401,3 +401,12 @@ def defaults(rows: Sequence[FrameworkDefault]) -> Table:
             for row in rows
         ),
     )
+
+
+def warned(count: int) -> str:
+    """The first line of the banner of a page a docs build published while checks fail."""
+    noun = "check fails" if count == 1 else "checks fail"
+    return (
+        f'Published with unsigned work: {count} {noun} (docs_unsigned = "warn"); each cell '
+        "without a signed answer is marked below. Sign them in the overlay:"
+    )
