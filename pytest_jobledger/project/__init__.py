@@ -4,6 +4,7 @@ through one reader.
 - ``keys``: every key once (record, default, role, read limit, validator, example, environment
   override); the known keys, defaults, path roles, the README's block and the table's JSON
   schema derive from it;
+- ``reference``: the documentation site's configuration page, rendered from the key table;
 - ``checks``: one validator per kind of value (and per key that needs more);
 - ``records``: the frozen :class:`Config`, one sub-record per concept;
 - ``roles``: which file each path key names, and that no two share one;

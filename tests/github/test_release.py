@@ -97,7 +97,7 @@ def release(
 @pytest.fixture(scope="module")
 def wheels(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("release-wheels")
-    return _wheelhouse.build(folder, extra=("build", "twine"))
+    return _wheelhouse.build(folder, extra=("build", "twine", "mkdocs"))
 
 
 @pytest.fixture(scope="module")
@@ -119,6 +119,7 @@ def test_a_dry_run_builds_checks_and_publishes_nothing(
     printed = "".join(_act.printed(events))
     assert "PASSED" in printed
     assert "release check: 2 distributions are ready" in printed
+    assert "documentation site built strictly: " in printed
     assert not list(artifacts.glob("*-ran")), "a dry run reached the publish job"
 
 
