@@ -1,11 +1,13 @@
-"""The README's contents list: every link lands on a section, in the order the sections come."""
+"""The contents list of the reference page (docs/reference.md, once the README): every link
+lands on a section, in the order the sections come."""
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
 
-README = Path(__file__).parents[1] / "README.md"
+#: The README is a short front page; the reference it used to be is this docs page.
+README = Path(__file__).parents[1] / "docs" / "reference.md"
 
 
 def slug(heading: str) -> str:

@@ -266,7 +266,7 @@ def backend_pg_operator(postgres: Postgres, tmp_path: Path) -> tuple[Backend, st
     GRANTs (read from the README, so the document and the test cannot drift apart)."""
     backend = Backend("postgresql", tmp_path, postgres.fresh_database())
     backend.store().init()
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    readme = (Path(__file__).resolve().parents[2] / "docs" / "reference.md").read_text()
     grants = [line for line in readme.splitlines() if line.startswith("GRANT ")]
     assert len(grants) == 2, grants
     with pg_connect(backend.url) as conn:

@@ -14,7 +14,8 @@ from pytest_jobledger.verdict import RULES, Answer, decide
 from ._world import request, world
 
 CASES_FILE = Path(__file__).resolve().parents[1] / "cases" / "verdict" / "rules.yaml"
-README = Path(__file__).resolve().parents[2] / "README.md"
+#: The reference page (the README is a short front page that links it).
+README = Path(__file__).resolve().parents[2] / "docs" / "reference.md"
 TABLE: dict[str, Any] = yaml.safe_load(CASES_FILE.read_text("utf-8"))
 CASES: list[dict[str, Any]] = TABLE["cases"]
 

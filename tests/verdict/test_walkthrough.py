@@ -1,10 +1,11 @@
-"""The README's incident walkthrough is a golden test: every command between the walkthrough
-markers runs, in order, on a copy of the Celery example (real ``jobledger``, real ``ssh-keygen``
-with a key made here), and its output matches the README's block line for line, where ``...``
+"""The incident walkthrough of the reference page (docs/reference.md, once the README) is a
+golden test: every command between the walkthrough markers runs, in order, on a copy of the
+Celery example (real ``jobledger``, real ``ssh-keygen`` with a key made here), and its output
+matches the page's block line for line, where ``...``
 stands for lines left out. Digests and times are compared as their shape (they depend on the
 tool version and the clock); everything else byte for byte.
 
-To change the walkthrough, change the README and run this test: its failure shows the output."""
+To change the walkthrough, change the page and run this test: its failure shows the output."""
 
 from __future__ import annotations
 
@@ -21,7 +22,8 @@ from repo_files import copy_tracked
 from pytest_jobledger.cli import main
 
 REPO = Path(__file__).resolve().parents[2]
-README = REPO / "README.md"
+#: The walkthrough lives in the reference page (the README is a short front page).
+README = REPO / "docs" / "reference.md"
 START = "<!-- walkthrough:"
 END = "<!-- walkthrough: end -->"
 KEY = "~/.ssh/id_ed25519"
