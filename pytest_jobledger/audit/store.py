@@ -5,8 +5,9 @@ Every store keeps the same chain (:mod:`.chain`): an event is the same JSON line
 ``--verify`` walks a database exactly as it walks a file, and ``audit copy`` moves lines verbatim.
 
 - a plain path: today's file trail (:mod:`.log`), the folder's advisory lock (here);
-- ``sqlite:///PATH`` (:mod:`.sql`, as PostgreSQL): one host; WAL, a busy timeout, ``BEGIN IMMEDIATE`` per append (SQLite's
-  one writer at a time), the head row advanced by a trigger in the same transaction;
+- ``sqlite:///PATH`` (:mod:`.sql`, as PostgreSQL): one host; WAL, a busy timeout, ``BEGIN
+  IMMEDIATE`` per append (SQLite's one writer at a time), the head row advanced by a trigger in
+  the same transaction;
 - ``postgresql://...``: many hosts; each append takes ``pg_advisory_xact_lock`` before it reads
   the head. Not SERIALIZABLE: there, two operators appending at once both read the same head and
   one of them fails with a serialization error that every client would have to retry (during an

@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..core.atomic import write_scratch
 from ..core.errors import JobledgerError
+from ..core.outside import write_scratch
 from ..project.files import ProjectFile, read_at, refusal
 from ..project.keys import BY_NAME
 from . import sshkeygen
