@@ -26,8 +26,6 @@ from ..session import Session
 from .common import config_from_args
 from .options import add_format_argument, note
 
-NAME = "draft"
-HELP = "ask a command for unverified purpose drafts of unsigned jobs (never signs anything)"
 PURPOSE = "purpose_accepted"
 
 

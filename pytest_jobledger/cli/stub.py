@@ -37,10 +37,6 @@ from ..stub.swap import write_unless_changed
 from .common import add_cache_argument, config_from_args
 from .options import add_format_argument
 
-NAME = "stub"
-HELP = "add a placeholder overlay entry for every unsigned job (it never signs anything)"
-
-
 #: Runs right before the new overlay is swapped in: only tests set it, to save the overlay there
 #: (an editor's save landing inside the rename) and prove the save is kept.
 _BEFORE_SWAP: Callable[[], None] | None = None
