@@ -279,14 +279,14 @@ def ledger_value(value: LedgerValue, *, short: bool = False) -> Cell:
 
 
 def ledger_lane(value: LedgerValue, job: JobPage) -> Cell:
-    if value.value is None and value.default is not None:
+    if value.lane == "default" and value.default is not None:
         return (
             Span("default", "strong"),
             text(": "),
             Span(f"{value.default.label} documentation", url=value.default.url),
         )
-    if value.origin is not None:
-        return (Span("code", "strong"), text(f": {value.origin}"))
+    if value.where is not None:
+        return (Span(value.lane, "strong"), text(f": {value.where}"))
     return (
         Span("code", "strong"),
         text(", "),
@@ -335,6 +335,8 @@ def opening() -> Cell:
         text(OPENING),
         Span("code", "strong"),
         text(" (read from the registration), "),
+        Span("config", "strong"),
+        text(" (the app's configuration, such as Celery's task_routes), "),
         Span("signed", "strong"),
         text(" (a person's answer in the overlay) or "),
         Span("default", "strong"),
