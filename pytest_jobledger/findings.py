@@ -156,6 +156,17 @@ class Kind(str, enum.Enum):
         "Cells that are not whole numbers",
     )
 
+    # -- a signed promise checked against what the code says --
+    RERUN_NOT_IDEMPOTENT = (
+        "rerun-not-idempotent",
+        'A job signed `idempotent` (or `business_idempotent`) "no" is run again by its '
+        "framework (late ack, automatic retries), and no `dedupe_guard` says how a duplicate is "
+        "made harmless.",
+        "Sign `dedupe_guard` with how a second run is prevented or made harmless (a unique key "
+        "the job checks), or turn the rerun off at the registration.",
+        "Jobs the framework reruns that are signed not idempotent",
+    )
+
     # -- the runbook --
     RUNBOOK_STALE = (
         "runbook-stale",

@@ -1,7 +1,8 @@
 """The gate: the pure join of ledger and overlay, with its status items.
 
 - ``join``: ledger + overlay -> joined jobs and one check per item (pure);
-- ``cells``: how each cell is judged;
+- ``cells``: how each cell is judged; ``promises``: a signed promise checked against what the
+  code says (a job signed not idempotent that its framework reruns);
 - ``status``: the overlay-valid and ledger-fresh status items;
 - ``readings``: the gate over one reading of the project (:func:`judge`);
 - ``committed``: the committed ledger joined with the overlay (``list``, ``show``, ``verdict``);

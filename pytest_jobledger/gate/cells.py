@@ -145,6 +145,11 @@ class CellRules:
             )
         return self._judge(job, found)
 
+    def signed(self, job: Job, cell: Cell) -> bool:
+        """Whether the cell holds an answer its own item accepts (what a cross-lane item may
+        lean on)."""
+        return not self._blocked(cell.value) and self._judge(job, cell).finding is None
+
     def _judge(self, job: Job, cell: Cell) -> Check:
         """A written, non-blank cell judged by the kind of answer it takes."""
         spec = self.vocabulary.spec(cell.key) or spec_for(cell.key)

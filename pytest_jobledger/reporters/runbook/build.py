@@ -14,6 +14,7 @@ from typing import TypeGuard
 from ...core.redact import redact
 from ...findings import STATUS_JOB, Check, Finding, GateResult, JoinedJob, Kind
 from ...ledger.model import RESOLVED_FIELDS
+from ...ledger.reruns import delivery_fact
 from ...project import Config
 from .defaults import DEFAULTS, documented_default
 from .model import (
@@ -176,6 +177,7 @@ def _job_page(
         docstring=redact(job.docstring, job.location) if job.docstring is not None else None,
         findings=findings,
         draft=draft,
+        delivery=delivery_fact(job),
     )
 
 

@@ -183,6 +183,9 @@ def _section(job: JobPage, preview: bool, link: Link | None = None) -> Iterator[
         rows.append(
             f"| option {code(value.field)} | {_value(value)} | {_ledger_lane(value, job, link)} |"
         )
+    if job.delivery:  # the code's rerun fact, beside the promise it tests
+        lane = f"**code** {_where(job.path, job.line, link)}"
+        rows.append(f"| delivery | {escape_markdown(job.delivery)} | {lane} |")
     for cell in job.policy:
         if cell.cell != PURPOSE:
             label = LABELS.get(cell.cell) or code(cell.cell)
