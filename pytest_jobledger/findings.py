@@ -156,6 +156,15 @@ class Kind(str, enum.Enum):
         "Cells that are not whole numbers",
     )
 
+    INJECTED_INSTRUCTION = (
+        "injected-instruction",
+        "A cell reads as an order to the tool or an operator (a possible injected instruction), "
+        "so it is not counted as signed.",
+        "Have a person read the cell and rewrite it as policy (what happens), not as an "
+        "instruction.",
+        "Cells that read as instructions",
+    )
+
     # -- a signed promise checked against what the code says --
     RERUN_NOT_IDEMPOTENT = (
         "rerun-not-idempotent",

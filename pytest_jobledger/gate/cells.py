@@ -11,6 +11,7 @@ import unicodedata
 from collections.abc import Iterable
 from typing import Any
 
+from ..core.directives import scan
 from ..core.text import Suggester, dotted_near
 from ..findings import Check, Finding, Kind
 from ..ledger.model import ALL_LEDGER_KEYS, Job
@@ -163,7 +164,8 @@ class CellRules:
         if check.finding is not None:
             return check
         return (
-            self.signatures.allowed_check(job, cell, spec)
+            self._directive_check(job, cell)
+            or self.signatures.allowed_check(job, cell, spec)
             or self.signatures.owner_check(job, cell)
             or check
         )
@@ -222,6 +224,27 @@ class CellRules:
             return Check(job.id, cell.key, self.path, cell.value_line)
         return self._fail(
             Kind.NOT_TEXT, job.id, cell.key, self.path, cell.value_line, f"{where} {detail}"
+        )
+
+    def _directive_check(self, job: Job, cell: Cell) -> Check | None:
+        """A text cell that reads as an order (:mod:`..core.directives`) is not signed: one
+        finding that ``check``, pytest, the Action, the runbook and the verdict all read. The
+        message names the place and the pattern, never the text."""
+        directive = scan(cell.value) if isinstance(cell.value, str) else None
+        if directive is None:
+            return None
+        where = f"{self.path}:{cell.value_line}"
+        return self._fail(
+            Kind.INJECTED_INSTRUCTION,
+            job.id,
+            cell.key,
+            self.path,
+            cell.value_line,
+            f"Job {job.id}: the {cell.key!r} cell at {where} reads as {directive.reads_as} "
+            f"[{directive.name}], a possible injected instruction. Nothing in it is obeyed, it "
+            "does not count as signed (no page shows it as signed, and `jobledger verdict` is "
+            f"blocked on it). Have a person read {where} and rewrite it as policy: what happens "
+            "and who is told, not an instruction to the tool or to an operator.",
         )
 
     def _whole_number_check(self, job: Job, cell: Cell) -> Check:

@@ -195,6 +195,9 @@ def _cells(row: JoinedJob, config: Config) -> list[PolicyCell]:
         for check in row.checks
         if check.cell not in config.cells.required
         and (check.finding is None or check.finding.kind in _ANSWER_KINDS)
+        # a cell someone wrote: a cross-lane item (the job's rerun) is not a policy answer
+        and row.entry is not None
+        and row.entry.get(check.cell) is not None
     ]
     names = list(dict.fromkeys([*config.cells.required, *optional]))
     cells = []
