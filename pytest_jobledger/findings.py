@@ -176,6 +176,15 @@ class Kind(str, enum.Enum):
         "Jobs the framework reruns that are signed not idempotent",
     )
 
+    UNKNOWN_QUEUE = (
+        "unknown-queue",
+        "A `dead_letter_queue` names a queue the code does not declare (renamed or gone), so the "
+        "poison policy points nowhere.",
+        "Name a queue the code declares (a job's queue, Celery task_routes, Dramatiq's "
+        "<queue>.XQ), or list a queue declared on the broker in [tool.jobledger] broker_queues.",
+        "Dead-letter queues the code does not declare",
+    )
+
     # -- the runbook --
     RUNBOOK_STALE = (
         "runbook-stale",

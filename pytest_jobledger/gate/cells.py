@@ -20,6 +20,7 @@ from ..overlay.model import Cell, Entry, Overlay
 from ..overlay.roster import Roster
 from ..overlay.values import describe_value
 from ..project import Config
+from .promises import DEAD_LETTER
 from .signatures import Signatures
 
 YES_NO = ("yes", "no")
@@ -77,8 +78,11 @@ class CellRules:
         *,
         today: datetime.date | None = None,
         roster: Roster | None = None,
+        queues: frozenset[str] | None = None,
     ) -> None:
         self.overlay = overlay
+        #: The queues the code declares (``None``: not known here, a dead-letter queue passes).
+        self.queues = queues
         self.unreadable_line = unreadable_line
         self.path = overlay.path if overlay is not None else config.overlay_display
         self.vocabulary = config.cells.vocabulary
@@ -165,6 +169,7 @@ class CellRules:
             return check
         return (
             self._directive_check(job, cell)
+            or self._queue_check(job, cell)
             or self.signatures.allowed_check(job, cell, spec)
             or self.signatures.owner_check(job, cell)
             or check
@@ -245,6 +250,30 @@ class CellRules:
             "does not count as signed (no page shows it as signed, and `jobledger verdict` is "
             f"blocked on it). Have a person read {where} and rewrite it as policy: what happens "
             "and who is told, not an instruction to the tool or to an operator.",
+        )
+
+    def _queue_check(self, job: Job, cell: Cell) -> Check | None:
+        """A ``dead_letter_queue`` names a queue the code declares, or the policy rots when the
+        queue is renamed (:func:`.promises.declared_queues`)."""
+        if cell.key != DEAD_LETTER or self.queues is None or not isinstance(cell.value, str):
+            return None
+        if cell.value in self.queues:
+            return None
+        where = f"{self.path}:{cell.value_line}"
+        close = Suggester(sorted(self.queues)).closest(cell.value, cutoff=0.6)
+        hint = f" (did you mean {close}?)" if close is not None else ""
+        known = ", ".join(sorted(self.queues)[:8]) or "none"
+        return self._fail(
+            Kind.UNKNOWN_QUEUE,
+            job.id,
+            cell.key,
+            self.path,
+            cell.value_line,
+            f"Job {job.id}: the {cell.key!r} cell at {where} names the queue {cell.value!r}"
+            f"{hint}, which the code does not declare (declared: {known}). A payload parked "
+            "there would go nowhere anyone reads. Name the queue the code uses (a job's queue, "
+            "a Celery task_routes queue, Dramatiq's <queue>.XQ), or, if the broker declares it "
+            "outside the code, list it in [tool.jobledger] broker_queues.",
         )
 
     def _whole_number_check(self, job: Job, cell: Cell) -> Check:

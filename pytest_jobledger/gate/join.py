@@ -29,7 +29,7 @@ from ..overlay.model import Overlay
 from ..overlay.roster import Roster
 from ..project import Config
 from .cells import CellRules
-from .promises import rerun_check
+from .promises import declared_queues, rerun_check
 
 DUPLICATE_CELL = "duplicate-id"
 UNSUPPORTED_CELL = "unsupported"
@@ -52,7 +52,8 @@ def join(
     machine's date when not pinned); ``roster`` lists the known owners; ``extra`` are checks of a
     job found outside the join (review after change), kept with its cells.
     """
-    rules = CellRules(config, overlay, unreadable_line, today=today, roster=roster)
+    queues = declared_queues(ledger, config.cells.broker_queues)
+    rules = CellRules(config, overlay, unreadable_line, today=today, roster=roster, queues=queues)
     jobs = ledger.by_id()
     entries = overlay.by_id() if overlay is not None else {}
     joined: list[JoinedJob] = []

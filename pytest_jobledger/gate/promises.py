@@ -6,15 +6,19 @@ does and no ``dedupe_guard`` is signed, the runbook would present a double charg
 job's ``rerun`` item fails, at the promise's line, naming the registration's line and the fix.
 Pure: it reads the joined job's row and entry, and a predicate that says whether a cell is signed
 (the same judgement the cell's own item makes).
+
+A ``dead_letter_queue`` cell is the other promise tied to code: the queue it names must be one
+the code declares (:func:`declared_queues`), or the poison policy rots when the queue is renamed;
+:class:`~.cells.CellRules` judges the cell against that set.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from ..findings import Check, Finding, Kind
-from ..ledger.model import Job
-from ..ledger.reruns import reruns
+from ..ledger.model import Job, Ledger
+from ..ledger.reruns import NOT_SET, reruns
 from ..overlay.model import Cell, Entry
 
 RERUN_CELL = "rerun"
@@ -62,3 +66,26 @@ def rerun_check(
         message=message,
     )
     return Check.failed(finding)
+
+
+DEAD_LETTER = "dead_letter_queue"
+#: Dramatiq parks a message that exhausted its retries on ``<queue>.XQ`` (its dead-letter
+#: queue), documented at https://dramatiq.io/guide.html#dead-letters; the default queue is
+#: ``default``.
+DRAMATIQ_DEAD_LETTER = "{queue}.XQ"
+
+
+def declared_queues(ledger: Ledger, broker: Sequence[str]) -> frozenset[str]:
+    """Every queue the code declares (each job's queue, Celery routes included, and Dramatiq's
+    dead-letter queue of each of its queues) and the configured broker-side queues."""
+    found = set(broker)
+    for job in ledger.jobs:
+        queue = job.queue
+        if queue is None and job.framework == "dramatiq" and job.unresolved.get("queue") == NOT_SET:
+            queue = "default"
+        if queue is None:
+            continue
+        found.add(queue)
+        if job.framework == "dramatiq":
+            found.add(DRAMATIQ_DEAD_LETTER.format(queue=queue))
+    return frozenset(found)

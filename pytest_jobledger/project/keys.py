@@ -211,6 +211,16 @@ _CELLS = (
         json.dumps(list(DEFAULT_BLOCKED_VALUES)),
         "never a signature (compared case- and space-insensitively)",
     ),
+    Key(
+        "broker_queues",
+        "cells",
+        "broker_queues",
+        "array",
+        (),
+        checks.strings,
+        '["billing.dead-letter"]',
+        "queues declared on the broker, not in code, that a dead_letter_queue cell may name",
+    ),
 )
 _REVIEW = (
     Key(

@@ -120,6 +120,8 @@ class Cells:
     required: tuple[str, ...] = DEFAULT_REQUIRED_CELLS
     blocked: tuple[str, ...] = DEFAULT_BLOCKED_VALUES
     settings: Mapping[str, CellSettings] = field(default_factory=dict)
+    #: Queues the broker declares outside the code: a ``dead_letter_queue`` cell may name one.
+    broker_queues: tuple[str, ...] = ()
 
     @property
     def vocabulary(self) -> Vocabulary:
