@@ -148,6 +148,23 @@ class Kind(str, enum.Enum):
         "Write one of the allowed values, or add the value to the cell's `allowed` list.",
         "Values that are not allowed",
     )
+    DIFFERENT_SIGNERS = (
+        "different-signers",
+        "With `same_signer`, the last change to a job's `idempotent` and to its "
+        "`purpose_accepted` come from different authors.",
+        "Have the author who signed `idempotent` review and re-sign `purpose_accepted` (or the "
+        "other way round), so one person vouches for both.",
+        "Idempotency and purpose signed by different people",
+    )
+    SIGNERS_UNKNOWN = (
+        "signers-unknown",
+        "With `same_signer`, git history cannot say who last changed the overlay's lines (a "
+        "shallow clone, no repository, an uncommitted overlay).",
+        "Fetch the history (actions/checkout with `fetch-depth: 0`, or `git fetch --unshallow`) "
+        "and commit the overlay.",
+        "Signers that history cannot name",
+    )
+
     # -- the verdict's optional cells --
     NOT_WHOLE_NUMBER = (
         "not-whole-number",
@@ -230,6 +247,7 @@ class Status(str, enum.Enum):
     OWNERS = "owners-valid"
     BASE = "review-base"
     RUNBOOK = "runbook-fresh"
+    SIGNERS = "same-signer"
 
 
 class Level(str, enum.Enum):

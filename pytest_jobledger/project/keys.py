@@ -243,6 +243,16 @@ _REVIEW = (
         "180",
         "optional: reviewed_on required, older reviews fail",
     ),
+    Key(
+        "same_signer",
+        "review",
+        "same_signer",
+        "boolean",
+        False,
+        checks.boolean,
+        "false",
+        "true: one author last changed each job's idempotent and purpose_accepted (git blame)",
+    ),
     _path(
         "owners",
         "review",

@@ -137,6 +137,9 @@ class Review:
     #: With it, ``reviewed_on`` is one of the required cells.
     max_age_days: int | None = None
     owners: str | None = None
+    #: The last change to a job's ``idempotent`` and ``purpose_accepted`` lines must come from
+    #: one author (git blame of the overlay).
+    same_signer: bool = False
 
 
 @dataclass(frozen=True)
