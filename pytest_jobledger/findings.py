@@ -290,6 +290,10 @@ class Finding:
     baselined: bool = False
     """A known failure listed in the baseline: reported at :attr:`Level.NOTICE`, an ``xfail``
     item in pytest (``pytest_jobledger.baseline``)."""
+    also: tuple[tuple[str, int], ...] = ()
+    """Other lines the finding is about, as ``(path, line)``: a cross-lane finding sits at the
+    overlay's promise and also at the code's registration (an annotation and a SARIF related
+    location each)."""
 
     @property
     def location(self) -> str:
@@ -307,6 +311,8 @@ class Finding:
         }
         if self.baselined:
             data["baselined"] = True
+        if self.also:
+            data["also"] = [{"path": path, "line": line} for path, line in self.also]
         return data
 
     @classmethod
@@ -321,6 +327,7 @@ class Finding:
             message=str(data["message"]),
             level=Level(data.get("level", Level.ERROR.value)),
             baselined=bool(data.get("baselined", False)),
+            also=tuple((str(row["path"]), int(row["line"])) for row in data.get("also", [])),
         )
 
 

@@ -64,6 +64,7 @@ def rerun_check(
         path=path,
         line=promise.value_line,
         message=message,
+        also=((job.path, job.line),),
     )
     return Check.failed(finding)
 

@@ -4,6 +4,7 @@ a message a reviewer can act on; the examples as bundled (the rerun turned off i
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -57,3 +58,28 @@ def test_the_unfixed_example_fails_on_its_contradiction(
     out = capsys.readouterr().out
     for text in says:
         assert text in out, out
+
+
+def test_the_contradiction_is_annotated_at_the_promise_and_at_the_registration(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name in ("GITHUB_ACTIONS", "GITHUB_WORKSPACE", "GITHUB_EVENT_PATH", "GITHUB_BASE_REF"):
+        monkeypatch.delenv(name, raising=False)
+    root = example("celery", tmp_path / "celery")
+    source, fixed, unfixed, _ = UNFIXED["celery"]
+    path = root / source
+    path.write_text(path.read_text("utf-8").replace(fixed, unfixed, 1), "utf-8")
+    assert main(["extract", "--root", str(root)]) == 0
+    capsys.readouterr()
+    assert main(["check", "--root", str(root), "--format", "github"]) == 1
+    errors = [line for line in capsys.readouterr().out.splitlines() if line.startswith("::error")]
+    assert [line.split("::")[1].split(",title=")[0] for line in errors] == [
+        "error file=overlays/job_policy.yaml,line=11,endLine=11",
+        f"error file={source},line=12,endLine=12",
+    ]
+    assert main(["check", "--root", str(root), "--format", "sarif"]) == 1
+    (result,) = json.loads(capsys.readouterr().out)["runs"][0]["results"]
+    assert result["ruleId"].endswith("rerun-not-idempotent")
+    related = result["relatedLocations"][0]["physicalLocation"]
+    assert related["artifactLocation"]["uri"] == source
+    assert related["region"] == {"startLine": 12}
