@@ -4,7 +4,9 @@ A finding is a single failing cell (or session-level status) with a located, one
 that says how to fix it. Presenters (pytest items, ``jobledger check`` reporters, GitHub
 annotations, SARIF, the job summary) only format these records; they never parse sources or
 overlays themselves. A new finding kind is one member of :class:`Kind`, with its own title, help
-and heading, plus a case folder under ``tests/cases/gate/``.
+and heading, plus a case folder under ``tests/cases/gate/``. What a pull request changes
+(:class:`ChangeReport`, :class:`JobChanges`) is part of the contract too; it is defined beside
+the diff that builds it (:mod:`.ledger.diff`).
 """
 
 from __future__ import annotations
@@ -14,7 +16,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from .ledger.diff import FieldChange
+from .ledger.diff import ChangeReport as ChangeReport  # the contract names both; they live by
+from .ledger.diff import JobChanges as JobChanges  # the diff that builds them
 
 if TYPE_CHECKING:
     from .ledger.model import Job
@@ -457,72 +460,3 @@ class GateResult:
     def failed(self) -> bool:
         """Whether any finding fails the gate (a warning or a notice alone does not)."""
         return any(finding.level.fails for finding in self.findings)
-
-
-# -- what operators will see change (``jobledger diff``, the job summary's first table) ----------
-
-
-@dataclass(frozen=True)
-class JobChanges:
-    """One job as a pull request changes it: its ledger fields and its policy cells side by side.
-
-    ``status`` is ``added``/``removed`` (the job), ``changed`` (its ledger row) or ``policy``
-    (only its overlay entry changed).
-    """
-
-    job: str
-    status: str
-    ledger: tuple[FieldChange, ...] = ()
-    policy: tuple[FieldChange, ...] = ()
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> JobChanges:
-        return cls(
-            job=str(data["id"]),
-            status=str(data["status"]),
-            ledger=tuple(FieldChange.from_json(row) for row in data.get("ledger", [])),
-            policy=tuple(FieldChange.from_json(row) for row in data.get("policy", [])),
-        )
-
-    def to_json(self) -> dict[str, object]:
-        return {
-            "id": self.job,
-            "status": self.status,
-            "ledger": [change.to_json() for change in self.ledger],
-            "policy": [change.to_json() for change in self.policy],
-        }
-
-
-@dataclass(frozen=True)
-class ChangeReport:
-    """Everything that changed between a base and now, job by job, sorted by id."""
-
-    base: str
-    commit: str
-    jobs: tuple[JobChanges, ...] = ()
-    moved: tuple[str, ...] = ()
-    """Jobs that only moved (path or line): listed by id, not a change operators see."""
-    unsupported_added: tuple[str, ...] = ()
-    unsupported_removed: tuple[str, ...] = ()
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> ChangeReport:
-        """The inverse of :meth:`to_json` (the report travels to the presenter in a test report)."""
-        return cls(
-            base=str(data["base"]),
-            commit=str(data["commit"]),
-            jobs=tuple(JobChanges.from_json(row) for row in data.get("jobs", [])),
-            moved=tuple(str(item) for item in data.get("moved", [])),
-            unsupported_added=tuple(str(item) for item in data.get("unsupported_added", [])),
-            unsupported_removed=tuple(str(item) for item in data.get("unsupported_removed", [])),
-        )
-
-    def to_json(self) -> dict[str, object]:
-        return {
-            "base": self.base,
-            "commit": self.commit,
-            "jobs": [job.to_json() for job in self.jobs],
-            "moved": list(self.moved),
-            "unsupported_added": list(self.unsupported_added),
-            "unsupported_removed": list(self.unsupported_removed),
-        }

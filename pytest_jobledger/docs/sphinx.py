@@ -248,6 +248,10 @@ def _job(job: JobPage, preview: bool) -> nodes.section:
         rows.append(
             [_para("option ", _literal(value.field)), _value(value), _ledger_lane(value, job)]
         )
+    if job.delivery:  # the code's rerun fact, beside the promise it tests
+        rows.append(
+            ["delivery", _para(_text(job.delivery)), _para("code ", _literal(job.location))]
+        )
     for cell in job.policy:
         if cell.cell != PURPOSE:
             label = LABELS.get(cell.cell)

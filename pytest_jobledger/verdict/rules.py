@@ -172,9 +172,7 @@ def _bulk_over_limit(facts: JobFacts, request: Request) -> list[Hit]:
 
 
 def _not_business_idempotent(facts: JobFacts, request: Request) -> list[Hit]:
-    """Every rerun asks for business idempotency as well as technical: a replay or bulk retry
-    needs ``business_idempotent`` "yes"; a retry or requeue (one job) may lean on a signed
-    ``dedupe_guard`` instead, since the guard says how a second business effect is refused."""
+    """Business idempotency for every rerun; one job's retry or requeue may lean on a guard."""
     answer = facts.signed("business_idempotent")
     if answer == "yes":
         return []
