@@ -65,7 +65,7 @@ from typing import TypeAlias
 from ..project import Config
 from .frameworks.celery import CONFIG_WORDS
 from .frameworks.enqueue import ENQUEUE_WORDS
-from .frameworks.settings import SETTINGS_MODULES
+from .frameworks.settings import ARQ_WORKER_WORDS, SETTINGS_MODULES
 from .frameworks.unsupported import UNSUPPORTED_MODULES
 from .ignores import comments
 from .limits import measure
@@ -82,8 +82,10 @@ JOB_NAMES: tuple[str, ...] = ("actor", "job")
 #: reports a framework without a table).
 IMPORT_SITE_WORDS: frozenset[str] = SETTINGS_MODULES | UNSUPPORTED_MODULES
 #: Celery's configuration keys are places wherever they are spelled (``app.conf.task_routes =``,
-#: ``update(beat_schedule=...)``, a config module's ``task_routes = ...``: :mod:`.celery_config`).
-SITE_WORDS: frozenset[str] = ENQUEUE_WORDS | IMPORT_SITE_WORDS | CONFIG_WORDS
+#: ``update(beat_schedule=...)``, a config module's ``task_routes = ...``: :mod:`.celery_config`),
+#: and arq's ``Worker(functions=...)``/``run_worker(...)``.
+SITE_WORDS: frozenset[str] = ENQUEUE_WORDS | IMPORT_SITE_WORDS | CONFIG_WORDS | ARQ_WORKER_WORDS
+
 
 #: A binding that may make ``name`` an alias: the words that would make it one.
 BindFact: TypeAlias = tuple[str, tuple[str, ...]]
@@ -124,6 +126,22 @@ _SPLIT_DECORATOR = re.compile(
 _IDENTIFIER = re.compile(r"(?<!\w)[^\W\d]\w*")
 #: A physical line that is an import statement (``import x`` or ``from x import y``).
 _IMPORT_LINE = re.compile(r"[ \t\f]*(?:from|import)\b")
+
+
+@lru_cache(maxsize=1)
+def app_words() -> re.Pattern[str]:
+    """The last part of every app class a factory may return (``Celery``, ``Huey``, ``App``...),
+    however it is imported, as whole identifiers: a function body that spells one is never
+    blanked (:mod:`.reduce`), since the resolver reads what a module-level function returns
+    (:meth:`.resolve.ProjectIndex.made_by`). It makes no file a candidate."""
+    from .frameworks import FACTORY_APPS, FRAMEWORKS
+
+    words = {key.rsplit(".", 1)[-1] for key in FACTORY_APPS}
+    for framework in FRAMEWORKS.values():
+        words |= {
+            n.rsplit(".", 1)[-1] for n, key in framework.canonical.items() if key in FACTORY_APPS
+        }
+    return re.compile(r"(?<!\w)(?:" + "|".join(sorted(map(re.escape, words))) + r")(?!\w)")
 
 
 def framework_words() -> frozenset[str]:
