@@ -4,7 +4,9 @@ A finding is a single failing cell (or session-level status) with a located, one
 that says how to fix it. Presenters (pytest items, ``jobledger check`` reporters, GitHub
 annotations, SARIF, the job summary) only format these records; they never parse sources or
 overlays themselves. A new finding kind is one member of :class:`Kind`, with its own title, help
-and heading, plus a case folder under ``tests/cases/gate/``.
+and heading, plus a case folder under ``tests/cases/gate/``. What a pull request changes
+(:class:`ChangeReport`, :class:`JobChanges`) is part of the contract too; it is defined beside
+the diff that builds it (:mod:`.ledger.diff`).
 """
 
 from __future__ import annotations
@@ -14,7 +16,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from .ledger.diff import FieldChange
+from .ledger.diff import ChangeReport as ChangeReport  # the contract names both; they live by
+from .ledger.diff import JobChanges as JobChanges  # the diff that builds them
 
 if TYPE_CHECKING:
     from .ledger.model import Job
@@ -148,12 +151,58 @@ class Kind(str, enum.Enum):
         "Write one of the allowed values, or add the value to the cell's `allowed` list.",
         "Values that are not allowed",
     )
+    DIFFERENT_SIGNERS = (
+        "different-signers",
+        "With `same_signer`, the last change to a job's `idempotent` and to its "
+        "`purpose_accepted` come from different authors.",
+        "Have the author who signed `idempotent` review and re-sign `purpose_accepted` (or the "
+        "other way round), so one person vouches for both.",
+        "Idempotency and purpose signed by different people",
+    )
+    SIGNERS_UNKNOWN = (
+        "signers-unknown",
+        "With `same_signer`, git history cannot say who last changed the overlay's lines (a "
+        "shallow clone, no repository, an uncommitted overlay).",
+        "Fetch the history (actions/checkout with `fetch-depth: 0`, or `git fetch --unshallow`) "
+        "and commit the overlay.",
+        "Signers that history cannot name",
+    )
+
     # -- the verdict's optional cells --
     NOT_WHOLE_NUMBER = (
         "not-whole-number",
         "A cell that takes a whole number (such as `bulk_retry_limit`) holds something else.",
         "Write an unquoted whole number, e.g. `bulk_retry_limit: 100`.",
         "Cells that are not whole numbers",
+    )
+
+    INJECTED_INSTRUCTION = (
+        "injected-instruction",
+        "A cell reads as an order to the tool or an operator (a possible injected instruction), "
+        "so it is not counted as signed.",
+        "Have a person read the cell and rewrite it as policy (what happens), not as an "
+        "instruction.",
+        "Cells that read as instructions",
+    )
+
+    # -- a signed promise checked against what the code says --
+    RERUN_NOT_IDEMPOTENT = (
+        "rerun-not-idempotent",
+        'A job signed `idempotent` (or `business_idempotent`) "no" is run again by its '
+        "framework (late ack, automatic retries), and no `dedupe_guard` says how a duplicate is "
+        "made harmless.",
+        "Sign `dedupe_guard` with how a second run is prevented or made harmless (a unique key "
+        "the job checks), or turn the rerun off at the registration.",
+        "Jobs the framework reruns that are signed not idempotent",
+    )
+
+    UNKNOWN_QUEUE = (
+        "unknown-queue",
+        "A `dead_letter_queue` names a queue the code does not declare (renamed or gone), so the "
+        "poison policy points nowhere.",
+        "Name a queue the code declares (a job's queue, Celery task_routes, Dramatiq's "
+        "<queue>.XQ), or list a queue declared on the broker in [tool.jobledger] broker_queues.",
+        "Dead-letter queues the code does not declare",
     )
 
     # -- the runbook --
@@ -201,6 +250,7 @@ class Status(str, enum.Enum):
     OWNERS = "owners-valid"
     BASE = "review-base"
     RUNBOOK = "runbook-fresh"
+    SIGNERS = "same-signer"
 
 
 class Level(str, enum.Enum):
@@ -243,6 +293,10 @@ class Finding:
     baselined: bool = False
     """A known failure listed in the baseline: reported at :attr:`Level.NOTICE`, an ``xfail``
     item in pytest (``pytest_jobledger.baseline``)."""
+    also: tuple[tuple[str, int], ...] = ()
+    """Other lines the finding is about, as ``(path, line)``: a cross-lane finding sits at the
+    overlay's promise and also at the code's registration (an annotation and a SARIF related
+    location each)."""
 
     @property
     def location(self) -> str:
@@ -260,6 +314,8 @@ class Finding:
         }
         if self.baselined:
             data["baselined"] = True
+        if self.also:
+            data["also"] = [{"path": path, "line": line} for path, line in self.also]
         return data
 
     @classmethod
@@ -274,6 +330,7 @@ class Finding:
             message=str(data["message"]),
             level=Level(data.get("level", Level.ERROR.value)),
             baselined=bool(data.get("baselined", False)),
+            also=tuple((str(row["path"]), int(row["line"])) for row in data.get("also", [])),
         )
 
 
@@ -403,72 +460,3 @@ class GateResult:
     def failed(self) -> bool:
         """Whether any finding fails the gate (a warning or a notice alone does not)."""
         return any(finding.level.fails for finding in self.findings)
-
-
-# -- what operators will see change (``jobledger diff``, the job summary's first table) ----------
-
-
-@dataclass(frozen=True)
-class JobChanges:
-    """One job as a pull request changes it: its ledger fields and its policy cells side by side.
-
-    ``status`` is ``added``/``removed`` (the job), ``changed`` (its ledger row) or ``policy``
-    (only its overlay entry changed).
-    """
-
-    job: str
-    status: str
-    ledger: tuple[FieldChange, ...] = ()
-    policy: tuple[FieldChange, ...] = ()
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> JobChanges:
-        return cls(
-            job=str(data["id"]),
-            status=str(data["status"]),
-            ledger=tuple(FieldChange.from_json(row) for row in data.get("ledger", [])),
-            policy=tuple(FieldChange.from_json(row) for row in data.get("policy", [])),
-        )
-
-    def to_json(self) -> dict[str, object]:
-        return {
-            "id": self.job,
-            "status": self.status,
-            "ledger": [change.to_json() for change in self.ledger],
-            "policy": [change.to_json() for change in self.policy],
-        }
-
-
-@dataclass(frozen=True)
-class ChangeReport:
-    """Everything that changed between a base and now, job by job, sorted by id."""
-
-    base: str
-    commit: str
-    jobs: tuple[JobChanges, ...] = ()
-    moved: tuple[str, ...] = ()
-    """Jobs that only moved (path or line): listed by id, not a change operators see."""
-    unsupported_added: tuple[str, ...] = ()
-    unsupported_removed: tuple[str, ...] = ()
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> ChangeReport:
-        """The inverse of :meth:`to_json` (the report travels to the presenter in a test report)."""
-        return cls(
-            base=str(data["base"]),
-            commit=str(data["commit"]),
-            jobs=tuple(JobChanges.from_json(row) for row in data.get("jobs", [])),
-            moved=tuple(str(item) for item in data.get("moved", [])),
-            unsupported_added=tuple(str(item) for item in data.get("unsupported_added", [])),
-            unsupported_removed=tuple(str(item) for item in data.get("unsupported_removed", [])),
-        )
-
-    def to_json(self) -> dict[str, object]:
-        return {
-            "base": self.base,
-            "commit": self.commit,
-            "jobs": [job.to_json() for job in self.jobs],
-            "moved": list(self.moved),
-            "unsupported_added": list(self.unsupported_added),
-            "unsupported_removed": list(self.unsupported_removed),
-        }

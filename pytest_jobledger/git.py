@@ -233,6 +233,23 @@ class Repository:
             f"the ref {ref!r} names no commit in this repository (fetch it first?)"
         )
 
+    def blame(self, path: Path) -> dict[int, tuple[str, int]]:
+        """Who last changed each line of ``path`` as it is in the work tree: line -> (the
+        author's email, the author time); a line not committed yet is left out. A shallow clone
+        cannot say (every line would name its boundary commit), so it is refused with how to
+        fetch the history."""
+        inside = self.inside(path)
+        shallow = self.run(["rev-parse", "--is-shallow-repository"])
+        if shallow.returncode == 0 and shallow.stdout.strip() == b"true":
+            raise GitUnavailable(
+                "this is a shallow clone, so git cannot say who last changed each line; fetch "
+                "the history (actions/checkout with fetch-depth: 0, or `git fetch --unshallow`)"
+            )
+        done = self.run(["blame", "--line-porcelain", "--no-textconv", "--", inside])
+        if done.returncode != 0:
+            raise GitUnavailable(f"cannot blame {inside} ({done.error})")
+        return _porcelain(done.stdout.decode("utf-8", "surrogateescape"))
+
     def show(self, commit: str, path: Path, *, limit: int) -> bytes:
         """The bytes of ``path`` as committed at ``commit``: never through a checkout or filter.
 
@@ -308,3 +325,32 @@ def resolve_commit(ref: str, root: Path) -> str:
 def show(commit: str, path: Path, root: Path, *, limit: int) -> bytes:
     """As :meth:`Repository.show`, in the repository of the project at ``root``."""
     return locate(root).show(commit, path, limit=limit)
+
+
+def blame(path: Path, root: Path) -> dict[int, tuple[str, int]]:
+    """As :meth:`Repository.blame`, in the repository of the project at ``root``."""
+    return locate(root).blame(path)
+
+
+#: The author ``git blame`` gives a line of the work tree that no commit holds yet.
+_UNCOMMITTED = "not.committed.yet"
+_HEADER = re.compile(r"^[0-9a-f]{40,64} \d+ (\d+)")
+
+
+def _porcelain(text: str) -> dict[int, tuple[str, int]]:
+    """``git blame --line-porcelain``: a header (commit, old line, final line) then ``key value``
+    lines, then the line itself after a tab."""
+    found: dict[int, tuple[str, int]] = {}
+    line = 0
+    mail, when = "", 0
+    for row in text.split("\n"):
+        header = _HEADER.match(row)
+        if header is not None:
+            line, mail, when = int(header.group(1)), "", 0
+        elif row.startswith("author-mail "):
+            mail = row[len("author-mail ") :].strip("<> ").casefold()
+        elif row.startswith("author-time ") and row[len("author-time ") :].isdigit():
+            when = int(row[len("author-time ") :])
+        elif row.startswith("\t") and line and mail != _UNCOMMITTED:
+            found[line] = (mail, when)
+    return found

@@ -111,6 +111,9 @@ class Session:
             roster_error=roster_error,
             base=read_base(config, base) if base is not None else None,
         )
+        if config.review.same_signer and overlay is not None and overlay.exists:
+            signers, signers_error = read_signers(config)
+            readings = dataclasses.replace(readings, signers=signers, signers_error=signers_error)
         return cls(config, readings, known, baseline)
 
     @property
@@ -232,6 +235,15 @@ def committed_runbook(read: ProjectFile) -> CommittedRunbook:
     """The runbook as its freshness item judges it: its text, or why it cannot be read."""
     unreadable = f"cannot be read ({read.reason})" if read.reason is not None else None
     return CommittedRunbook(text=read.text, unreadable=unreadable)
+
+
+def read_signers(config: Config) -> tuple[dict[int, tuple[str, int]] | None, str | None]:
+    """Who last changed each overlay line (``same_signer``), through the one git runner, or why
+    git cannot say."""
+    try:
+        return git.blame(config.overlay_path, config.root), None
+    except git.GitUnavailable as error:
+        return None, error.reason
 
 
 def read_base(config: Config, ref: str) -> BaseReading:

@@ -11,7 +11,9 @@
   scratch folder, this user's own files);
 - ``environment``: every ``JOBLEDGER_*`` variable, named and read here only;
 - ``trace``: a note of each reading a session makes, for the suite;
-- ``redact``: the one redaction step every docstring and cell text passes before it is shown.
+- ``redact``: the one redaction step every docstring and cell text passes before it is shown;
+- ``directives``: text that reads as an order (a possible injected instruction), one detector
+  for the gate and the verdict.
 
 ``git.py`` and ``programs.py`` (the one program runner) stay at the package's top level: the
 repository's boundary check looks for git being started in ``pytest_jobledger/git.py`` alone.

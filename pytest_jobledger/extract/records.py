@@ -203,6 +203,9 @@ class ModuleSummary:
     #: The identifiers of the function bodies not parsed (:mod:`.reduce`): were one of them
     #: relevant, the module would have to be parsed again.
     blanked: frozenset[str] = frozenset()
+    #: Top-level functions and methods (by qualpath) whose body calls ``<name>.retry(...)`` as a
+    #: statement, returned or raised: Celery's ``self.retry()``, which ``max_retries`` bounds.
+    retry_callers: set[str] = field(default_factory=set)
 
     def bind(self, name: str, binding: Binding) -> None:
         self.bindings.setdefault(name, []).append(binding)

@@ -30,6 +30,8 @@ from collections.abc import Iterator, Sequence
 
 _NEWLINE = re.compile(r"\r\n|\r|\n")
 _GLOBAL = re.compile("global")
+#: ``self.retry(`` in a body is a fact a Celery row reads (the body calls retry): kept whole.
+_RETRY = re.compile(r"\.\s*retry\s*\(")
 _IDENTIFIER = re.compile(r"(?<!\w)[^\W\d]\w*")
 
 
@@ -52,6 +54,8 @@ def reduce_source(
         return text[starts[first - 1] : starts[min(last, lines)]]
 
     globals_at = [found.start() for found in _GLOBAL.finditer(text)]
+    globals_at += [found.start() for found in _RETRY.finditer(text)]
+    globals_at.sort()
     blanked: list[tuple[int, int, str]] = []  # first and last line, and what replaces them
     gaps: list[tuple[int, int]] = []
     for node in _definitions(tree.body, gaps):

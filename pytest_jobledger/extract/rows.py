@@ -9,7 +9,7 @@ from dataclasses import dataclass, replace
 
 import libcst as cst
 
-from ..ledger.model import Job
+from ..ledger.model import Job, JSONValue
 from ..project import Config
 from .arguments import CallArguments, ParameterDefault, Reading, read
 from .frameworks.rules import FieldRule, Rules
@@ -103,7 +103,7 @@ class RowBuilder:
             time_limit_s=_number(fields.get("time_limit_s")),
             docstring=writable(target.docstring() or "") or None,
             options=dict(sorted(reading.options.items())),
-            delivery=dict(sorted(reading.delivery.items())),
+            delivery=dict(sorted(_with_body_facts(reading, owner, target, match).items())),
             unresolved=dict(sorted(reading.unresolved.items())),
             defaults=dict(sorted(reading.defaults.items())),
         )
@@ -243,3 +243,15 @@ def _number(value: object) -> int | float | None:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return None
     return value
+
+
+def _with_body_facts(
+    reading: Reading, owner: ModuleSummary, target: FunctionInfo | ClassInfo, match: Match
+) -> dict[str, JSONValue]:
+    """The typed delivery options, and ``calls_retry`` when a Celery task's body (a class's
+    ``run``) calls ``self.retry()``: the only retry its ``max_retries`` bounds on its own."""
+    delivery: dict[str, JSONValue] = dict(reading.delivery)
+    body = f"{target.qualpath}.run" if isinstance(target, ClassInfo) else target.qualpath
+    if match.framework == "celery" and body in owner.retry_callers:
+        delivery["calls_retry"] = True
+    return delivery

@@ -369,6 +369,8 @@ class _Walker(Expressions):
     ) -> None:
         if not at_module and context.scope is not None:
             bind_statement(node, context.scope, self.summary.source.package)
+        if context.in_function and _calls_retry(node):
+            self.summary.retry_callers.add(context.in_function[0])
         if isinstance(node, cst.Import):
             if at_module:
                 self.import_names(node, self._line(node, twin))
@@ -455,3 +457,20 @@ class _Walker(Expressions):
             self._bind_target(target.value, line)
 
     # -- calls -------------------------------------------------------------------------------
+
+
+def _calls_retry(node: cst.CSTNode) -> bool:
+    """``self.retry(...)``, ``raise self.retry(...)`` or ``return self.retry(...)``: the shapes
+    Celery documents for an explicit retry (any name before ``.retry``: a bound task's first
+    parameter is not always called ``self``)."""
+    value: cst.BaseExpression | None = None
+    if isinstance(node, (cst.Expr, cst.Return)):
+        value = node.value
+    elif isinstance(node, cst.Raise):
+        value = node.exc
+    return (
+        isinstance(value, cst.Call)
+        and isinstance(value.func, cst.Attribute)
+        and value.func.attr.value == "retry"
+        and isinstance(value.func.value, cst.Name)
+    )

@@ -11,6 +11,7 @@ import unicodedata
 from collections.abc import Iterable
 from typing import Any
 
+from ..core.directives import scan
 from ..core.text import Suggester, dotted_near
 from ..findings import Check, Finding, Kind
 from ..ledger.model import ALL_LEDGER_KEYS, Job
@@ -19,6 +20,7 @@ from ..overlay.model import Cell, Entry, Overlay
 from ..overlay.roster import Roster
 from ..overlay.values import describe_value
 from ..project import Config
+from .promises import DEAD_LETTER
 from .signatures import Signatures
 
 YES_NO = ("yes", "no")
@@ -76,8 +78,11 @@ class CellRules:
         *,
         today: datetime.date | None = None,
         roster: Roster | None = None,
+        queues: frozenset[str] | None = None,
     ) -> None:
         self.overlay = overlay
+        #: The queues the code declares (``None``: not known here, a dead-letter queue passes).
+        self.queues = queues
         self.unreadable_line = unreadable_line
         self.path = overlay.path if overlay is not None else config.overlay_display
         self.vocabulary = config.cells.vocabulary
@@ -145,6 +150,11 @@ class CellRules:
             )
         return self._judge(job, found)
 
+    def signed(self, job: Job, cell: Cell) -> bool:
+        """Whether the cell holds an answer its own item accepts (what a cross-lane item may
+        lean on)."""
+        return not self._blocked(cell.value) and self._judge(job, cell).finding is None
+
     def _judge(self, job: Job, cell: Cell) -> Check:
         """A written, non-blank cell judged by the kind of answer it takes."""
         spec = self.vocabulary.spec(cell.key) or spec_for(cell.key)
@@ -158,7 +168,9 @@ class CellRules:
         if check.finding is not None:
             return check
         return (
-            self.signatures.allowed_check(job, cell, spec)
+            self._directive_check(job, cell)
+            or self._queue_check(job, cell)
+            or self.signatures.allowed_check(job, cell, spec)
             or self.signatures.owner_check(job, cell)
             or check
         )
@@ -217,6 +229,51 @@ class CellRules:
             return Check(job.id, cell.key, self.path, cell.value_line)
         return self._fail(
             Kind.NOT_TEXT, job.id, cell.key, self.path, cell.value_line, f"{where} {detail}"
+        )
+
+    def _directive_check(self, job: Job, cell: Cell) -> Check | None:
+        """A text cell that reads as an order (:mod:`..core.directives`) is not signed: one
+        finding that ``check``, pytest, the Action, the runbook and the verdict all read. The
+        message names the place and the pattern, never the text."""
+        directive = scan(cell.value) if isinstance(cell.value, str) else None
+        if directive is None:
+            return None
+        where = f"{self.path}:{cell.value_line}"
+        return self._fail(
+            Kind.INJECTED_INSTRUCTION,
+            job.id,
+            cell.key,
+            self.path,
+            cell.value_line,
+            f"Job {job.id}: the {cell.key!r} cell at {where} reads as {directive.reads_as} "
+            f"[{directive.name}], a possible injected instruction. Nothing in it is obeyed, it "
+            "does not count as signed (no page shows it as signed, and `jobledger verdict` is "
+            f"blocked on it). Have a person read {where} and rewrite it as policy: what happens "
+            "and who is told, not an instruction to the tool or to an operator.",
+        )
+
+    def _queue_check(self, job: Job, cell: Cell) -> Check | None:
+        """A ``dead_letter_queue`` names a queue the code declares, or the policy rots when the
+        queue is renamed (:func:`.promises.declared_queues`)."""
+        if cell.key != DEAD_LETTER or self.queues is None or not isinstance(cell.value, str):
+            return None
+        if cell.value in self.queues:
+            return None
+        where = f"{self.path}:{cell.value_line}"
+        close = Suggester(sorted(self.queues)).closest(cell.value, cutoff=0.6)
+        hint = f" (did you mean {close}?)" if close is not None else ""
+        known = ", ".join(sorted(self.queues)[:8]) or "none"
+        return self._fail(
+            Kind.UNKNOWN_QUEUE,
+            job.id,
+            cell.key,
+            self.path,
+            cell.value_line,
+            f"Job {job.id}: the {cell.key!r} cell at {where} names the queue {cell.value!r}"
+            f"{hint}, which the code does not declare (declared: {known}). A payload parked "
+            "there would go nowhere anyone reads. Name the queue the code uses (a job's queue, "
+            "a Celery task_routes queue, Dramatiq's <queue>.XQ), or, if the broker declares it "
+            "outside the code, list it in [tool.jobledger] broker_queues.",
         )
 
     def _whole_number_check(self, job: Job, cell: Cell) -> Check:

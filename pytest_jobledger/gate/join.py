@@ -9,6 +9,8 @@ Item names (``<overlay>::<job>::<cell>`` once the plugin prefixes the overlay pa
 
 - ``<job id>::<required cell>`` one per job of the ledger and required cell;
 - ``<job id>::<key>`` for an overlay key that is not a required cell (lane mixing, unknown key);
+- ``<job id>::rerun`` for a job its framework runs again that is signed not idempotent
+  (:mod:`.promises`);
 - ``<job id>::duplicate-id`` once per id registered more than once;
 - ``<overlay id>::orphan`` for an overlay entry whose id is not in the ledger;
 - ``<path>:<line>::unsupported`` for a registration the parser could not follow.
@@ -18,6 +20,7 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Sequence
+from functools import partial
 
 from ..core.text import Suggester
 from ..findings import Check, Finding, GateResult, JoinedJob, Kind, Level
@@ -26,6 +29,7 @@ from ..overlay.model import Overlay
 from ..overlay.roster import Roster
 from ..project import Config
 from .cells import CellRules
+from .promises import declared_queues, rerun_check
 
 DUPLICATE_CELL = "duplicate-id"
 UNSUPPORTED_CELL = "unsupported"
@@ -48,7 +52,8 @@ def join(
     machine's date when not pinned); ``roster`` lists the known owners; ``extra`` are checks of a
     job found outside the join (review after change), kept with its cells.
     """
-    rules = CellRules(config, overlay, unreadable_line, today=today, roster=roster)
+    queues = declared_queues(ledger, config.cells.broker_queues)
+    rules = CellRules(config, overlay, unreadable_line, today=today, roster=roster, queues=queues)
     jobs = ledger.by_id()
     entries = overlay.by_id() if overlay is not None else {}
     joined: list[JoinedJob] = []
@@ -61,6 +66,9 @@ def join(
         own = [rules.cell_check(job, entry, cell) for cell in rules.required]
         if entry is not None:
             own.extend(rules.extra_key_checks(job, entry))
+            rerun = rerun_check(job, entry, rules.path, partial(rules.signed, job))
+            if rerun is not None:
+                own.append(rerun)
         own.extend(by_job.get(job_id, ()))
         joined.append(JoinedJob(job, entry, tuple(sorted(own, key=rules.sort_key))))
     for job_id, rows in ledger.duplicate_ids().items():

@@ -21,6 +21,7 @@ from ..project import Config
 from .changes import build_report
 from .join import join
 from .review import Base, base_status, review_checks
+from .signers import Blame, same_signer_checks, signers_status
 from .status import jobs_status, ledger_status, overlay_status, owners_status
 
 
@@ -67,6 +68,10 @@ class Readings:
     roster: Roster | None = None
     roster_error: OverlayError | None = None
     base: BaseReading | None = None
+    #: With ``same_signer``: who last changed each overlay line (:mod:`.signers`), or why git
+    #: cannot say (``signers_error``); both ``None`` when not configured.
+    signers: Blame | None = None
+    signers_error: str | None = None
 
 
 def judge(readings: Readings, config: Config) -> GateResult:
@@ -82,6 +87,10 @@ def judge(readings: Readings, config: Config) -> GateResult:
     if config.owners_path is not None:
         status.append(owners_status(readings.roster_error, config.display(config.owners_path)))
     extra: list[Check] = []
+    if config.review.same_signer and overlay is not None and overlay.exists:
+        status.append(signers_status(readings.signers_error, config.overlay_display))
+        if readings.signers is not None:
+            extra.extend(same_signer_checks(overlay, readings.signers))
     changes = None
     if readings.base is not None:
         found = readings.base.base

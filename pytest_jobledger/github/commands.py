@@ -8,6 +8,7 @@ Pure functions over :class:`~pytest_jobledger.findings.Finding`, shared by the p
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from ..core.text import clip, escape_surrogates
@@ -159,6 +160,14 @@ def annotation_lines(
     for level in Level:
         shown.extend([group for group in groups if group[0].level is level][:limit])
     lines = [annotation(group, root, workspace) for group in shown]
+    # a cross-lane finding is annotated at the code's line too (the registration a pull request
+    # changes), with the same message
+    lines += [
+        annotation(replace(finding, path=path, line=line), root, workspace)
+        for group in shown
+        for finding in group
+        for path, line in finding.also
+    ]
     rest = len(ordered) - sum(len(group) for group in shown)
     if rest > 0:
         noun = "finding" if rest == 1 else "findings"

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from pathlib import Path
 from urllib.parse import quote
 
@@ -96,6 +97,20 @@ def _result(finding: Finding, kinds: Sequence[Kind], root: Path, base: Path) -> 
         if finding.line > 0:
             physical["region"] = {"startLine": finding.line}
         result["locations"] = [{"physicalLocation": physical}]
+    related = [
+        {
+            "id": index,
+            "physicalLocation": {
+                "artifactLocation": {"uri": quote(where, safe="/"), "uriBaseId": "%SRCROOT%"},
+                "region": {"startLine": line},
+            },
+        }
+        for index, (path, line) in enumerate(finding.also, 1)
+        if (where := display_path(replace(finding, path=path, line=line), root, base)) is not None
+        and line > 0
+    ]
+    if related:
+        result["relatedLocations"] = related
     return result
 
 

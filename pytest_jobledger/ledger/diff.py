@@ -315,3 +315,72 @@ def name_some(ids: Sequence[str], limit: int = NAMED) -> str:
     named = ", ".join(ids[:limit])
     more = len(ids) - limit
     return f"{named} and {more} more" if more > 0 else named
+
+
+# -- what operators will see change (``jobledger diff``, the job summary's first table) ----------
+
+
+@dataclass(frozen=True)
+class JobChanges:
+    """One job as a pull request changes it: its ledger fields and its policy cells side by side.
+
+    ``status`` is ``added``/``removed`` (the job), ``changed`` (its ledger row) or ``policy``
+    (only its overlay entry changed).
+    """
+
+    job: str
+    status: str
+    ledger: tuple[FieldChange, ...] = ()
+    policy: tuple[FieldChange, ...] = ()
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> JobChanges:
+        return cls(
+            job=str(data["id"]),
+            status=str(data["status"]),
+            ledger=tuple(FieldChange.from_json(row) for row in data.get("ledger", [])),
+            policy=tuple(FieldChange.from_json(row) for row in data.get("policy", [])),
+        )
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "id": self.job,
+            "status": self.status,
+            "ledger": [change.to_json() for change in self.ledger],
+            "policy": [change.to_json() for change in self.policy],
+        }
+
+
+@dataclass(frozen=True)
+class ChangeReport:
+    """Everything that changed between a base and now, job by job, sorted by id."""
+
+    base: str
+    commit: str
+    jobs: tuple[JobChanges, ...] = ()
+    moved: tuple[str, ...] = ()
+    """Jobs that only moved (path or line): listed by id, not a change operators see."""
+    unsupported_added: tuple[str, ...] = ()
+    unsupported_removed: tuple[str, ...] = ()
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> ChangeReport:
+        """The inverse of :meth:`to_json` (the report travels to the presenter in a test report)."""
+        return cls(
+            base=str(data["base"]),
+            commit=str(data["commit"]),
+            jobs=tuple(JobChanges.from_json(row) for row in data.get("jobs", [])),
+            moved=tuple(str(item) for item in data.get("moved", [])),
+            unsupported_added=tuple(str(item) for item in data.get("unsupported_added", [])),
+            unsupported_removed=tuple(str(item) for item in data.get("unsupported_removed", [])),
+        )
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "base": self.base,
+            "commit": self.commit,
+            "jobs": [job.to_json() for job in self.jobs],
+            "moved": list(self.moved),
+            "unsupported_added": list(self.unsupported_added),
+            "unsupported_removed": list(self.unsupported_removed),
+        }

@@ -65,6 +65,9 @@ DELIVERY_TYPES: Mapping[str, str] = {
     "rate_limit": "text",
     "expires_s": "seconds",
     "result_ttl_s": "seconds",
+    #: Read from the body, not a keyword: a Celery task that calls ``self.retry()`` (which
+    #: ``max_retries`` bounds); without it, ``max_retries`` alone retries nothing.
+    "calls_retry": "boolean",
 }
 
 FRAMEWORKS: tuple[str, ...] = (

@@ -92,6 +92,12 @@ CELLS: Mapping[str, CellSpec] = _table(
         "How a duplicate run is prevented or made harmless, e.g. a unique key the job checks.",
     ),
     CellSpec(
+        "dead_letter_queue",
+        CellKind.TEXT,
+        "The queue a payload that keeps failing is parked in: one the code declares (a job's "
+        "queue, Dramatiq's <queue>.XQ) or [tool.jobledger] broker_queues lists.",
+    ),
+    CellSpec(
         "reconciliation",
         CellKind.TEXT,
         "How the business outcome is confirmed independently of the job's own success report.",

@@ -214,6 +214,16 @@ _CELLS = (
         json.dumps(list(DEFAULT_BLOCKED_VALUES)),
         "never a signature (compared case- and space-insensitively)",
     ),
+    Key(
+        "broker_queues",
+        "cells",
+        "broker_queues",
+        "array",
+        (),
+        checks.strings,
+        '["billing.dead-letter"]',
+        "queues declared on the broker, not in code, that a dead_letter_queue cell may name",
+    ),
 )
 _REVIEW = (
     Key(
@@ -235,6 +245,16 @@ _REVIEW = (
         checks.max_review_age_days,
         "180",
         "optional: reviewed_on required, older reviews fail",
+    ),
+    Key(
+        "same_signer",
+        "review",
+        "same_signer",
+        "boolean",
+        False,
+        checks.boolean,
+        "false",
+        "true: one author last changed each job's idempotent and purpose_accepted (git blame)",
     ),
     _path(
         "owners",

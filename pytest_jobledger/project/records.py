@@ -120,6 +120,8 @@ class Cells:
     required: tuple[str, ...] = DEFAULT_REQUIRED_CELLS
     blocked: tuple[str, ...] = DEFAULT_BLOCKED_VALUES
     settings: Mapping[str, CellSettings] = field(default_factory=dict)
+    #: Queues the broker declares outside the code: a ``dead_letter_queue`` cell may name one.
+    broker_queues: tuple[str, ...] = ()
 
     @property
     def vocabulary(self) -> Vocabulary:
@@ -135,6 +137,9 @@ class Review:
     #: With it, ``reviewed_on`` is one of the required cells.
     max_age_days: int | None = None
     owners: str | None = None
+    #: The last change to a job's ``idempotent`` and ``purpose_accepted`` lines must come from
+    #: one author (git blame of the overlay).
+    same_signer: bool = False
 
 
 @dataclass(frozen=True)

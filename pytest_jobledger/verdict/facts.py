@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from ..core.redact import redact
-from ..findings import Check, Finding, JoinedJob
+from ..findings import Check, Finding, JoinedJob, Kind
 from ..gate.committed import COMMITTED, Snapshot
 from ..ledger.model import RESOLVED_FIELDS, Job, JSONValue
 from ..overlay.cells import CELLS, REVIEWED_ON
@@ -223,7 +223,10 @@ def _cell_fact(row: JoinedJob, name: str, overlay_path: str) -> Fact:
     cell = row.entry.get(name) if row.entry is not None else None
     if check is not None and check.skipped is not None:
         return Fact(name, None, Evidence.MISSING, None, "the overlay could not be read")
-    if check is not None and check.finding is not None:
+    # A cell that reads as an order keeps its written text: ``collect`` labels it suspect (the
+    # gate's finding blocks through the policy-cell rule; the text is never signed evidence).
+    suspect = check is not None and _suspect(check.finding)
+    if check is not None and check.finding is not None and not suspect:
         finding = check.finding
         return Fact(
             name,
@@ -245,6 +248,10 @@ def _cell_fact(row: JoinedJob, name: str, overlay_path: str) -> Fact:
         )
     value = redact(cell.value, where) if isinstance(cell.value, str) else cell.value
     return Fact(name, value if isinstance(value, (str, int)) else None, Evidence.SIGNED, where)
+
+
+def _suspect(finding: Finding | None) -> bool:
+    return finding is not None and finding.kind is Kind.INJECTED_INSTRUCTION
 
 
 def _check_of(checks: Sequence[Check], name: str) -> Check | None:

@@ -172,8 +172,12 @@ def _bulk_over_limit(facts: JobFacts, request: Request) -> list[Hit]:
 
 
 def _not_business_idempotent(facts: JobFacts, request: Request) -> list[Hit]:
+    """Business idempotency for every rerun; one job's retry or requeue may lean on a guard."""
     answer = facts.signed("business_idempotent")
     if answer == "yes":
+        return []
+    one_job = request.action in (Action.RETRY, Action.REQUEUE)
+    if one_job and facts.signed("dedupe_guard") is not None:
         return []
     said = (
         f'`business_idempotent` is signed "no"{_where(facts, "business_idempotent")}'
@@ -189,7 +193,8 @@ def _not_business_idempotent(facts: JobFacts, request: Request) -> list[Hit]:
             "signed that a second run repeats it)"
             if answer == "no"
             else "have the job's owner confirm what a second run does to the business, and sign "
-            "`business_idempotent`",
+            "`business_idempotent`"
+            + (" (or a `dedupe_guard` that refuses a second effect)" if one_job else ""),
         )
     ]
 
@@ -426,7 +431,7 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "not-business-idempotent",
         Answer.NEEDS_REVIEW,
-        REPEATS,
+        EVERY,
         _not_business_idempotent,
     ),
     Rule(

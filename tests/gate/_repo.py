@@ -52,7 +52,8 @@ def build_repository(case: Path, work: Path, settings: dict[str, Any] | None = N
     shutil.rmtree(repo / subdir) if subdir else _clear(repo)
     copy_tracked(case / "head", repo / subdir, dirs_exist_ok=True)
     git("add", "-A", cwd=repo)
-    git("commit", "-q", "-m", "head", cwd=repo)
+    author = settings.get("head_author")  # another person's commit: "Name <email>"
+    git("commit", "-q", "-m", "head", *(["--author", author] if author else []), cwd=repo)
     if settings.get("shallow"):
         clone = work / "clone"
         git("clone", "-q", "--depth", "1", repo.as_uri(), str(clone), cwd=work)

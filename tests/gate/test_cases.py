@@ -19,7 +19,8 @@ A git case has ``base/`` and ``head/`` trees instead: the test commits ``base/``
 with ``head/`` and commits again, in a fresh repository, and runs the gate on the head with the
 first commit as the base. ``"git": {...}`` in ``expected.json`` may add ``"subdir"`` (the project
 sits in that folder of the repository), ``"ref"`` (the base ref to pass; default ``HEAD~1``) and
-``"shallow": true`` (the gate runs in a ``--depth 1`` clone, which lacks the base).
+``"shallow": true`` (the gate runs in a ``--depth 1`` clone, which lacks the base) and
+``"head_author"`` (``"Name <email>"``: someone else commits the head).
 """
 
 from __future__ import annotations
@@ -94,6 +95,7 @@ def test_case(case: Path, tmp_path: Path) -> None:
             "unsupported",
             "owners-invalid",
             "no-jobs",
+            "signers-unknown",
         )
     skipped = [check for check in result.checks if check.skipped]
     assert len(skipped) == expected.get("skipped", 0)

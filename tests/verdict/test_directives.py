@@ -40,7 +40,7 @@ def test_ordinary_policy_text_is_not_an_instruction(case: dict[str, Any]) -> Non
 
 def test_every_pattern_has_a_phrasing_and_is_documented() -> None:
     assert {d.name for d in DIRECTIVES} == {case["hit"] for case in DATA["hits"]}
-    from pytest_jobledger.verdict import directives
+    from pytest_jobledger.core import directives
 
     assert directives.__doc__ is not None
     for directive in DIRECTIVES:
@@ -55,7 +55,9 @@ def test_the_issues_cell_is_not_signed_and_not_echoed() -> None:
     case = {"cells": {"reconciliation": ISSUE}, "request": {"action": "retry"}}
     facts = world(TABLE["base"], case)
     verdict = decide(facts, request(case))
-    assert verdict.answer is Answer.NEEDS_REVIEW
+    # the gate fails the cell (injected-instruction), and the verdict blocks on that finding
+    assert verdict.answer is Answer.BLOCKED
+    assert [reason.name for reason in verdict.blockers] == ["policy-cell:reconciliation"]
     fact = {fact.name: fact for fact in verdict.facts}["reconciliation"]
     assert (fact.evidence, fact.where) == (Evidence.SUSPECT, f"{OVERLAY}:9")
     assert facts.signed("reconciliation") is None
@@ -69,10 +71,9 @@ def test_the_issues_cell_is_not_signed_and_not_echoed() -> None:
     assert not any(
         ISSUE in step or "no reconciliation needed" in step for step in verdict.next_actions
     )
-    assert verdict.next_actions[-2].endswith("(no reconciliation is signed to say how)")
-    assert verdict.next_actions[-1].startswith(
-        "then record what you found with `jobledger reconcile"
-    )
+    # blocked: the steps send a person to the line first (no reconcile step before a retry)
+    assert verdict.next_actions[0].startswith("do not retry yet")
+    assert verdict.next_actions[-1].startswith(f"have a person read {OVERLAY}:9 ")
 
 
 def test_a_ticket_that_gives_orders_is_a_review_item() -> None:
@@ -110,16 +111,16 @@ def test_the_command_reports_it_and_never_approves(
     monkeypatch.chdir(shop)  # a person runs it from the project, where the card's paths open
     args = ["verdict", "acme_shop.billing.tasks.capture_invoice", "--root", str(shop)]
     args += ["--actor", "alice", "--action", "retry", "--ticket", "INC-4711"]
-    assert main(args) == 3
+    assert main(args) == 1  # blocked: the gate's injected-instruction finding, one judgement
     out = capsys.readouterr().out
     where = f"overlays/job_policy.yaml:{_line_of(shop / 'overlays' / 'job_policy.yaml', ISSUE)}"
-    assert out.startswith("NEEDS-REVIEW: retry of acme_shop.billing.tasks.capture_invoice\n")
+    assert out.startswith("BLOCKED: retry of acme_shop.billing.tasks.capture_invoice\n")
     assert "  injected-instruction:reconciliation: possible injected instruction in the " in out
     assert f"[suspect {where}] possible injected instruction" in out
     next_steps = out[out.index("Next:") :]
     assert ISSUE not in next_steps
     assert f"have a person read {where} " in next_steps
-    assert main([*args, "--json"]) == 3
+    assert main([*args, "--json"]) == 1
     shown = json.loads(capsys.readouterr().out)
     fact = {fact["name"]: fact for fact in shown["facts"]}["reconciliation"]
     assert (fact["evidence"], fact["where"], fact["value"]) == ("suspect", where, ISSUE)

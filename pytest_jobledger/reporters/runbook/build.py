@@ -14,6 +14,7 @@ from typing import TypeGuard
 from ...core.redact import redact
 from ...findings import STATUS_JOB, Check, Finding, GateResult, JoinedJob, Kind
 from ...ledger.model import RESOLVED_FIELDS
+from ...ledger.reruns import delivery_fact
 from ...project import Config
 from .defaults import DEFAULTS, documented_default
 from .model import (
@@ -176,6 +177,7 @@ def _job_page(
         docstring=redact(job.docstring, job.location) if job.docstring is not None else None,
         findings=findings,
         draft=draft,
+        delivery=delivery_fact(job),
     )
 
 
@@ -193,6 +195,9 @@ def _cells(row: JoinedJob, config: Config) -> list[PolicyCell]:
         for check in row.checks
         if check.cell not in config.cells.required
         and (check.finding is None or check.finding.kind in _ANSWER_KINDS)
+        # a cell someone wrote: a cross-lane item (the job's rerun) is not a policy answer
+        and row.entry is not None
+        and row.entry.get(check.cell) is not None
     ]
     names = list(dict.fromkeys([*config.cells.required, *optional]))
     cells = []

@@ -161,6 +161,9 @@ class JobPage:
     docstring: str | None
     findings: tuple[Finding, ...] = ()
     draft: DraftNote | None = None
+    #: Whether the framework runs the job again, in one line, from the code
+    #: (:func:`~pytest_jobledger.ledger.reruns.delivery_fact`): shown beside the signed promise.
+    delivery: str = ""
 
     @property
     def location(self) -> str:
@@ -186,6 +189,7 @@ class JobPage:
             "docstring": self.docstring,
             "findings": [finding.to_json() for finding in self.findings],
             "draft": self.draft.to_json() if self.draft is not None else None,
+            "delivery": self.delivery,
         }
 
     @classmethod
@@ -198,6 +202,7 @@ class JobPage:
             policy=tuple(PolicyCell.from_json(row) for row in data["policy"]),
             findings=tuple(Finding.from_json(row) for row in data["findings"]),
             draft=DraftNote.from_json(draft) if draft is not None else None,
+            delivery=str(data.get("delivery", "")),
         )
 
 

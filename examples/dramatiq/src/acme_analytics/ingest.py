@@ -3,9 +3,11 @@
 import dramatiq
 
 
-@dramatiq.actor
+@dramatiq.actor(max_retries=0)
 def record_page_view(session_id: str, path: str) -> None:
     """Append one page view to the current hour's partition."""
+    # Never retried: appending a page view twice counts it twice, and Dramatiq would otherwise
+    # retry a failing actor 20 times. Page views are sampled; a lost one is acceptable.
     raise NotImplementedError
 
 
