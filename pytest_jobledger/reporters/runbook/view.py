@@ -79,7 +79,7 @@ LABELS = {
 SECONDS = ("retry_delay_s", "soft_time_limit_s", "time_limit_s")
 
 #: The order of a job's table: the operator's facts first. The one-line delivery fact (at least
-#: once or at most once, from the rerun facts) belongs right after ``idempotent``: a row here.
+#: once or at most once, from the rerun facts) follows ``idempotent``, the promise it tests.
 OPERATOR_CELLS = ("paging_owner", "idempotent", "poison_policy")
 LIMIT_FIELDS = ("max_retries", "retry_delay_s", "soft_time_limit_s", "time_limit_s")
 LATER_CELLS = ("runtime_class",)
@@ -199,6 +199,8 @@ def job_table(job: JobPage) -> Table:
     named = {*OPERATOR_CELLS, *LATER_CELLS, PURPOSE}
     for name in OPERATOR_CELLS:
         rows.extend(_cell_row(job, name))
+        if name == "idempotent" and job.delivery:
+            rows.append(_delivery_row(job))
     rows.extend(_ledger_row(job, values[name]) for name in LIMIT_FIELDS if name in values)
     for name in LATER_CELLS:
         rows.extend(_cell_row(job, name))
@@ -235,6 +237,17 @@ def _policy_row(cell: PolicyCell) -> tuple[Cell, ...]:
         cell_value(cell),
         cell_lane(cell),
     )
+
+
+def _delivery_row(job: JobPage) -> tuple[Cell, ...]:
+    """The code's rerun fact (``at-least-once: redelivered on worker loss``), from the
+    registration: what a signed ``idempotent`` answer is checked against."""
+    lane = (
+        Span("code", "strong"),
+        text(", "),
+        Span(f"line {job.line}", where=(job.path, job.line)),
+    )
+    return ((text("delivery"),), (text(job.delivery),), lane)
 
 
 def _ledger_row(job: JobPage, value: LedgerValue) -> tuple[Cell, ...]:
