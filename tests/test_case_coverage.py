@@ -12,7 +12,7 @@ import pytest
 from pytest_jobledger.extract import extract_ledger, sites
 from pytest_jobledger.extract.frameworks import FRAMEWORKS
 from pytest_jobledger.extract.matching import Match
-from pytest_jobledger.extract.resolve import Ref
+from pytest_jobledger.extract.refs import Ref
 from pytest_jobledger.findings import Kind
 from pytest_jobledger.ledger.model import Pattern
 from pytest_jobledger.project import Config, load_config

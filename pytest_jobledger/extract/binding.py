@@ -20,7 +20,8 @@ from ..project import Config
 from .frameworks import FRAMEWORKS
 from .matching import Match
 from .records import Context, ModuleSummary, dotted_name, head_name
-from .resolve import ProjectIndex, Ref
+from .refs import Ref
+from .resolve import ProjectIndex
 from .scopes import names_read
 
 

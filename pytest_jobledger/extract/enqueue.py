@@ -32,7 +32,8 @@ from .frameworks.enqueue import (
 )
 from .matching import Match
 from .records import CallSite, FunctionInfo, ModuleSummary
-from .resolve import MAX_DEPTH, ProjectIndex
+from .refs import MAX_DEPTH
+from .resolve import ProjectIndex
 from .rows import RowBuilder, Scope
 from .values import source_text
 

@@ -9,7 +9,7 @@ from ..ledger.model import RESOLVED_FIELDS
 from ..project import Config, DecoratorSpec
 from .frameworks import CUSTOM, FRAMEWORKS, Rules
 from .prefilter import JOB_NAMES, JOB_SUFFIX
-from .resolve import Ref
+from .refs import Ref
 
 
 @dataclass(frozen=True)

@@ -24,77 +24,18 @@ from ..ledger.model import Pattern
 from .discovery import SourceFile
 from .frameworks import FACTORY_APPS
 from .loading import SourceLoader
-from .records import Binding, ClassInfo, FunctionInfo, ModuleSummary, dotted_name
+from .records import Binding, ModuleSummary, dotted_name
+from .refs import (
+    MAX_DEPTH,
+    Preset,
+    Ref,
+    Refusal,
+    add_preset,
+    refused,
+    too_deep,
+    with_name,
+)
 from .values import Outcome, Unknown, evaluate
-
-MAX_DEPTH = 24
-
-#: The key of a refused name: no framework's key starts with it, so it never matches one.
-REFUSED_KEY = "?"
-
-
-@dataclass(frozen=True)
-class Refusal:
-    """Why a name cannot be followed, in words for a message. For a name bound more than once,
-    ``summary`` and ``name`` say where, so :meth:`ProjectIndex.candidates` can tell what each
-    binding would mean; ``rest`` is the attribute chain used after it (``task`` of ``app.task``).
-    """
-
-    pattern: Pattern
-    reason: str
-    summary: ModuleSummary | None = None
-    name: str | None = None
-    rest: tuple[str, ...] = ()
-    #: ``path:line`` of the import that led to the name, from the module that uses it.
-    imported_at: str | None = None
-
-    @property
-    def message(self) -> str:
-        return self.reason + (f" (imported at {self.imported_at})" if self.imported_at else "")
-
-
-@dataclass(frozen=True)
-class Preset:
-    """Arguments bound before the registration site: ``functools.partial(job, "low")`` or
-    ``billing_task = app.task(queue="billing")`` used later as ``@billing_task``."""
-
-    args: tuple[cst.Arg, ...]
-    module: ModuleSummary
-
-
-@dataclass(frozen=True)
-class Ref:
-    """A resolved name. ``names`` holds every qualified spelling met on the way (for matching
-    configured decorators however they are re-exported); ``function``/``klass`` are set when the
-    name ends at a definition in the scanned tree."""
-
-    qualname: str
-    key: str
-    names: frozenset[str] = frozenset()
-    is_module: bool = False
-    module: ModuleSummary | None = None
-    function: FunctionInfo | None = None
-    klass: ClassInfo | None = None
-    presets: tuple[Preset, ...] = ()
-    called: bool = False
-    refusal: Refusal | None = None
-
-    def attribute(self, attr: str) -> Ref:
-        qualname = f"{self.qualname}.{attr}"
-        refusal = self.refusal
-        if refusal is not None:
-            refusal = replace(refusal, rest=(*refusal.rest, attr))
-        return Ref(
-            qualname=qualname,
-            key=f"{self.key}.{attr}",
-            names=frozenset({qualname}),
-            refusal=refusal,
-        )
-
-
-def refused(qualname: str, refusal: Refusal) -> Ref:
-    """A name that cannot be followed, known by the spelling it was reached by."""
-    return Ref(qualname=qualname, key=REFUSED_KEY, names=frozenset({qualname}), refusal=refusal)
 
 
 @dataclass
@@ -144,7 +85,7 @@ class ProjectIndex:
     def follow(self, qualname: str, depth: int = 0) -> Ref | None:
         """Resolve an absolute dotted name, looking inside scanned modules where it leads."""
         if depth > MAX_DEPTH:
-            return _too_deep(qualname)
+            return too_deep(qualname)
         parts = qualname.split(".")
         for cut in range(len(parts), 0, -1):
             module = ".".join(parts[:cut])
@@ -154,7 +95,7 @@ class ProjectIndex:
             if cut == len(parts):
                 rebound = self._package_attribute(parts, depth)
                 if rebound is not None:
-                    return _with_name(rebound, qualname)
+                    return with_name(rebound, qualname)
                 return Ref(
                     qualname=module,
                     key=module,
@@ -174,7 +115,7 @@ class ProjectIndex:
                 ref = self.attribute(ref, attr, depth + 1)
                 if ref is None:
                     return None
-            return _with_name(ref, qualname)
+            return with_name(ref, qualname)
         return Ref(qualname=qualname, key=self.canonical_key(qualname), names=frozenset({qualname}))
 
     def _package_attribute(self, parts: list[str], depth: int) -> Ref | None:
@@ -236,7 +177,7 @@ class ProjectIndex:
         bound there (a builtin, or a name only a function defines)."""
         module = summary.source.module
         if depth > MAX_DEPTH:
-            return _too_deep(f"{module}.{name}")
+            return too_deep(f"{module}.{name}")
         # ``b = a`` in the same module is followed in a loop, not by recursion: a chain of such
         # aliases costs time linear in its length and never reaches the depth limit; a cycle of
         # them is refused as too complex.
@@ -258,7 +199,7 @@ class ProjectIndex:
             value = binding.value
             if binding.kind == "assign" and isinstance(value, cst.Name):
                 if local in passed:
-                    return _too_deep(passed[0])
+                    return too_deep(passed[0])
                 passed.append(local)
                 name = value.value
                 continue
@@ -327,7 +268,7 @@ class ProjectIndex:
             ref = self.resolve_expr(summary, value, depth + 1)
             if ref is not None and ref.refusal is not None:
                 return ref
-            return _with_name(ref, local) if ref is not None else None
+            return with_name(ref, local) if ref is not None else None
         opaque = Ref(local, local, frozenset({local}), module=summary)
         if not isinstance(value, cst.Call):
             return opaque
@@ -351,12 +292,12 @@ class ProjectIndex:
                 return refused(local, wrapped.refusal)
             if wrapped is not None and wrapped.key in self.decorator_keys:
                 preset = Preset(tuple(value.args[1:]), summary)
-                return _with_name(_add_preset(wrapped, preset, called=False), local)
+                return with_name(add_preset(wrapped, preset, called=False), local)
         if callee.key in self.decorator_keys and (
             not _has_positional(value) or callee.key in self.positional_settings
         ):
             preset = Preset(tuple(value.args), summary)
-            return _with_name(_add_preset(callee, preset, called=True), local)
+            return with_name(add_preset(callee, preset, called=True), local)
         return opaque
 
     def unchained(self, call: cst.Call) -> cst.Call:
@@ -435,7 +376,7 @@ class ProjectIndex:
         self, summary: ModuleSummary, node: cst.BaseExpression, depth: int = 0
     ) -> Ref | None:
         if depth > MAX_DEPTH:
-            return _too_deep(f"{summary.source.module}.{source_name(node)}")
+            return too_deep(f"{summary.source.module}.{source_name(node)}")
         if isinstance(node, cst.Name):
             return self.resolve_name(summary, node.value, depth + 1)
         if isinstance(node, cst.Attribute):
@@ -497,25 +438,6 @@ def _single(bindings: list[Binding]) -> Binding | None:
     if all(b.kind == "import" and b.target == first.target for b in bindings):
         return first
     return None
-
-
-def _with_name(ref: Ref, qualname: str) -> Ref:
-    return replace(ref, names=ref.names | {qualname})
-
-
-def _add_preset(ref: Ref, preset: Preset, *, called: bool) -> Ref:
-    return replace(
-        ref,
-        is_module=False,
-        klass=None,
-        presets=(*ref.presets, preset),
-        called=called or ref.called,
-    )
-
-
-def _too_deep(qualname: str) -> Ref:
-    reason = f"{qualname} is defined through more than {MAX_DEPTH} names or imports (or a cycle)"
-    return refused(qualname, Refusal(Pattern.TOO_COMPLEX, reason))
 
 
 def source_name(node: cst.BaseExpression) -> str:

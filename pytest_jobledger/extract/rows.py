@@ -15,7 +15,8 @@ from .arguments import CallArguments, ParameterDefault, Reading, read
 from .frameworks.rules import FieldRule, Rules
 from .matching import Match
 from .records import ClassInfo, FunctionInfo, ModuleSummary
-from .resolve import ProjectIndex, Ref
+from .refs import Ref
+from .resolve import ProjectIndex
 from .values import Outcome, writable
 from .wrapper import apply, wrapper_of
 

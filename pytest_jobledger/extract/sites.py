@@ -47,7 +47,8 @@ from .records import (
     dotted_name,
     head_name,
 )
-from .resolve import ProjectIndex, Ref
+from .refs import Ref
+from .resolve import ProjectIndex
 from .rows import RowBuilder, Scope
 from .values import Known, source_text
 

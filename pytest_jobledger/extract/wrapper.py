@@ -24,7 +24,8 @@ from .arguments import NOT_SET, CallArguments, Reading, read
 from .frameworks import Rules
 from .matching import Match, match
 from .records import ModuleSummary
-from .resolve import ProjectIndex, Ref
+from .refs import Ref
+from .resolve import ProjectIndex
 from .values import Outcome, Unknown, evaluate, source_text
 
 

@@ -379,130 +379,38 @@ def _injected_instruction(facts: JobFacts, request: Request) -> list[Hit]:
     return review_items(facts.suspects, request.ticket)
 
 
+_NO_POISON_POLICY = _signed_text(
+    "poison_policy", "nothing says where a payload that fails again goes"
+)
+_NO_PAGING_OWNER = _signed_text(
+    "paging_owner", "nobody is known to be paged when the retried runs fail"
+)
+_NO_RECONCILIATION = _signed_text(
+    "reconciliation",
+    "nothing says how the business outcome is confirmed apart from the job's own report",
+)
+
 RULES: tuple[Rule, ...] = (
-    Rule(
-        "overlay-unreadable",
-        Answer.BLOCKED,
-        EVERY,
-        _overlay_unreadable,
-    ),
-    Rule(
-        "duplicate-id",
-        Answer.BLOCKED,
-        EVERY,
-        _duplicate_id,
-    ),
-    Rule(
-        "policy-cell",
-        Answer.BLOCKED,
-        EVERY,
-        _policy_cells,
-    ),
-    Rule(
-        "no-poison-policy",
-        Answer.BLOCKED,
-        EVERY,
-        _signed_text("poison_policy", "nothing says where a payload that fails again goes"),
-    ),
-    Rule(
-        "no-paging-owner",
-        Answer.BLOCKED,
-        EVERY,
-        _signed_text("paging_owner", "nobody is known to be paged when the retried runs fail"),
-    ),
-    Rule(
-        "not-idempotent",
-        Answer.BLOCKED,
-        EVERY,
-        _not_idempotent,
-    ),
-    Rule(
-        "bulk-without-count",
-        Answer.BLOCKED,
-        BULK,
-        _bulk_without_count,
-    ),
-    Rule(
-        "bulk-over-limit",
-        Answer.BLOCKED,
-        BULK,
-        _bulk_over_limit,
-    ),
-    Rule(
-        "not-business-idempotent",
-        Answer.NEEDS_REVIEW,
-        EVERY,
-        _not_business_idempotent,
-    ),
-    Rule(
-        "no-reconciliation",
-        Answer.NEEDS_REVIEW,
-        EVERY,
-        _signed_text(
-            "reconciliation",
-            "nothing says how the business outcome is confirmed apart from the job's own report",
-        ),
-    ),
-    Rule(
-        "ledger-stale",
-        Answer.NEEDS_REVIEW,
-        EVERY,
-        _ledger_stale,
-    ),
-    Rule(
-        "max-retries-unknown",
-        Answer.NEEDS_REVIEW,
-        EVERY,
-        _max_retries_unknown,
-    ),
-    Rule(
-        "tier-approval",
-        Answer.NEEDS_REVIEW,
-        EVERY,
-        _tier_approval,
-    ),
-    Rule(
-        "injected-instruction",
-        Answer.NEEDS_REVIEW,
-        EVERY,
-        _injected_instruction,
-    ),
+    Rule("overlay-unreadable", Answer.BLOCKED, EVERY, _overlay_unreadable),
+    Rule("duplicate-id", Answer.BLOCKED, EVERY, _duplicate_id),
+    Rule("policy-cell", Answer.BLOCKED, EVERY, _policy_cells),
+    Rule("no-poison-policy", Answer.BLOCKED, EVERY, _NO_POISON_POLICY),
+    Rule("no-paging-owner", Answer.BLOCKED, EVERY, _NO_PAGING_OWNER),
+    Rule("not-idempotent", Answer.BLOCKED, EVERY, _not_idempotent),
+    Rule("bulk-without-count", Answer.BLOCKED, BULK, _bulk_without_count),
+    Rule("bulk-over-limit", Answer.BLOCKED, BULK, _bulk_over_limit),
+    Rule("not-business-idempotent", Answer.NEEDS_REVIEW, EVERY, _not_business_idempotent),
+    Rule("no-reconciliation", Answer.NEEDS_REVIEW, EVERY, _NO_RECONCILIATION),
+    Rule("ledger-stale", Answer.NEEDS_REVIEW, EVERY, _ledger_stale),
+    Rule("max-retries-unknown", Answer.NEEDS_REVIEW, EVERY, _max_retries_unknown),
+    Rule("tier-approval", Answer.NEEDS_REVIEW, EVERY, _tier_approval),
+    Rule("injected-instruction", Answer.NEEDS_REVIEW, EVERY, _injected_instruction),
     # -- signed approvals and batches across calls ------------------------------------------------
-    Rule(
-        "approval-refused",
-        Answer.BLOCKED,
-        EVERY,
-        _approval_refused,
-    ),
-    Rule(
-        "batch-not-reconciled",
-        Answer.BLOCKED,
-        EVERY,
-        _batch_not_reconciled,
-    ),
-    Rule(
-        "reconciliation-mismatch",
-        Answer.BLOCKED,
-        EVERY,
-        _reconciliation_mismatch,
-    ),
-    Rule(
-        "ticket-over-limit",
-        Answer.BLOCKED,
-        EVERY,
-        _ticket_over_limit,
-    ),
+    Rule("approval-refused", Answer.BLOCKED, EVERY, _approval_refused),
+    Rule("batch-not-reconciled", Answer.BLOCKED, EVERY, _batch_not_reconciled),
+    Rule("reconciliation-mismatch", Answer.BLOCKED, EVERY, _reconciliation_mismatch),
+    Rule("ticket-over-limit", Answer.BLOCKED, EVERY, _ticket_over_limit),
     # -- risk tiers: a rollback and an intact trail from R4 ----------------------------------------
-    Rule(
-        "no-rollback",
-        Answer.BLOCKED,
-        EVERY,
-        _no_rollback,
-    ),
-    Rule(
-        "trail-unverified",
-        Answer.BLOCKED,
-        EVERY,
-        _trail_unverified,
-    ),
+    Rule("no-rollback", Answer.BLOCKED, EVERY, _no_rollback),
+    Rule("trail-unverified", Answer.BLOCKED, EVERY, _trail_unverified),
 )
