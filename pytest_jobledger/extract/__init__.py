@@ -4,7 +4,7 @@ Stages: ``discovery`` (which files, which module names) -> ``loading`` (bytes to
 located problem; ``limits`` + ``tokens`` vouch for a file before libcst sees it) -> ``walker`` (one
 statement walk per file with ``expressions``, filling ``records``; ``scopes``: what each
 function, class body and comprehension binds) -> ``resolve`` (names across modules, to a
-``refs.Ref``) -> ``sites`` + ``matching`` +
+resolved name of ``refs``) -> ``sites`` + ``matching`` +
 ``frameworks`` (what registers a job; ``binding``: the evidence a place needs, by binding never by
 spelling; ``advice``: what a problem says; ``enqueue`` for RQ's enqueued
 functions, merged one row per function by ``enqueued``; ``worker_settings`` for arq's and SAQ's
