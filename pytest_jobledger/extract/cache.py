@@ -101,6 +101,9 @@ class ScanRecord:
     cited: tuple[Unsupported, ...]
     matched: tuple[str, ...]
     trail: Trail
+    #: Proved to yield nothing without a parse (:mod:`.inert`), valid only while the file
+    #: still reaches no job framework (:mod:`.reach`).
+    inert: bool = False
 
 
 @dataclass
@@ -273,6 +276,7 @@ def _dump_file(record: FileRecord) -> dict[str, Any]:
         "may_bind": facts.may_bind,
         "binary": facts.binary,
         "ignores": [[line, text] for line, text in facts.ignores],
+        "imports": None if facts.imports is None else list(facts.imports),
         "binds": None if record.binds is None else [[n, list(s)] for n, s in record.binds],
         "problem": None if record.problem is None else record.problem.to_json(),
     }
@@ -295,6 +299,7 @@ def _dump_scan(record: ScanRecord) -> dict[str, Any]:
         "modules": dict(record.trail.modules),
         "files": dict(record.trail.files),
         "skipped": sorted(record.trail.skipped),
+        "inert": record.inert,
     }
 
 
@@ -343,6 +348,7 @@ def _load_file(item: Mapping[str, Any]) -> FileRecord:
     if binds is not None:
         binds = tuple((_str(name), tuple(_strings(sources))) for name, sources in binds)
     problem = item["problem"]
+    imports = item["imports"]
     return FileRecord(
         stat=stat,
         digest=_str(item["digest"]),
@@ -352,6 +358,7 @@ def _load_file(item: Mapping[str, Any]) -> FileRecord:
             may_bind=_bool(item["may_bind"]),
             binary=_bool(item["binary"]),
             ignores=tuple((_int(pair[0]), _str(pair[1])) for pair in _list(item["ignores"])),
+            imports=None if imports is None else tuple(_strings(imports)),
         ),
         binds=binds,
         problem=None if problem is None else _unsupported(problem),
@@ -381,6 +388,7 @@ def _load_scan(item: Mapping[str, Any]) -> ScanRecord:
         cited=tuple(_unsupported(entry) for entry in item["cited"]),
         matched=tuple(_strings(item["matched"])),
         trail=Trail(modules=modules, files=files, skipped=set(_strings(item["skipped"]))),
+        inert=_bool(item["inert"]),
     )
 
 
