@@ -29,7 +29,7 @@ from .cache import FileRecord, ScanRecord, Snapshot, Store, open_store, settled,
 from .deps import digest
 from .discovery import Excludes, SourceFile, iter_source_files
 from .ignores import apply as apply_ignores
-from .inert import Setting, prove_inert
+from .inert import Setting, prove_inert, unrefused
 from .limits import MAX_FILE_BYTES_CEILING
 from .overruled import overruled
 from .prefilter import (
@@ -157,13 +157,15 @@ class Extractor:
             else:
                 todo.append(source)
         self._aliases = words.aliases
+        setting = Setting.of(self.config, self.by_module, words, self._reader(), self._trees)
         if self.prefilter:  # a candidate proved to yield nothing is not parsed
-            setting = Setting.of(self.config, self.by_module, words)
-            proved = prove_inert(todo, records, setting, self.config, self._reader())
+            proved = prove_inert(todo, records, setting)
             self.counts.proved += len(proved)
             scans.update(proved)
             todo = [source for source in todo if source.rel_path not in proved]
         scans.update(self._scan(todo, words if self.prefilter else None))
+        if not self.prefilter:  # the same proof, for what it spares: libcst's limits
+            scans.update(unrefused(todo, records, scans, setting))
         self._trees.clear()
         ledger, matched = self._assemble(records, candidates, scans, reported)
         # nothing changed: what the tree said of unmatched decorators still holds

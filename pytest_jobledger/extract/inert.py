@@ -32,16 +32,15 @@ from __future__ import annotations
 
 import ast
 import unicodedata
-import warnings
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from ..ledger.model import Pattern
 from ..project import Config
 from .cache import FileRecord, ScanRecord
 from .deps import Trail, digest
 from .discovery import SourceFile
-from .limits import measure
-from .prefilter import _IDENTIFIER, SITE_WORDS, Words, decode_source
+from .prefilter import _IDENTIFIER, SITE_WORDS, Words, ast_module, decode_source
 from .reach import _Paths, framework_paths, imports_a_framework, resolve_relative
 from .reading import FileReader
 
@@ -49,69 +48,103 @@ from .reading import FileReader
 @dataclass(frozen=True)
 class Setting:
     """What a proof is judged against: the scanned modules, the relevant words, the paths of
-    job decorators (the frameworks' and the declared ones), and the declared decorators'
-    modules."""
+    job decorators (the frameworks' and the declared ones), the declared decorators' modules;
+    and how a file is had (the reader, and CPython's trees phase 1 kept, by path, with the
+    digest of what was parsed)."""
 
+    config: Config
     by_module: Mapping[str, str]
     words: Words
     paths: _Paths
     declared: frozenset[str]
+    reader: FileReader
+    trees: Mapping[str, tuple[str, ast.Module]]
 
     @classmethod
-    def of(cls, config: Config, by_module: Mapping[str, str], words: Words) -> Setting:
+    def of(
+        cls,
+        config: Config,
+        by_module: Mapping[str, str],
+        words: Words,
+        reader: FileReader,
+        trees: Mapping[str, tuple[str, ast.Module]],
+    ) -> Setting:
         declared = frozenset(name.rpartition(".")[0] for name in config.extraction.decorators)
-        return cls(by_module, words, framework_paths(config), declared)
+        paths = framework_paths(config)
+        return cls(config, by_module, words, paths, declared, reader, trees)
 
 
 def prove_inert(
-    todo: Iterable[SourceFile],
-    records: Mapping[str, FileRecord],
-    setting: Setting,
-    config: Config,
-    reader: FileReader,
+    todo: Iterable[SourceFile], records: Mapping[str, FileRecord], setting: Setting
 ) -> dict[str, ScanRecord]:
     """An empty scan of every file of ``todo`` proved inert (one that imports a framework
     itself is not tried), with the trail that keeps the proof valid in the cache: the module
     names it looked up, and every identifier it spells that is not relevant now."""
     proved: dict[str, ScanRecord] = {}
     for source in todo:
-        if imports_a_framework(records[source.rel_path].facts.imports, config):
+        found = _proof(source, records, setting)
+        if found is None:
             continue
-        data = reader.read(source)
-        if data is None:
-            continue
-        try:
-            text = decode_source(data)
-        except (UnicodeDecodeError, SyntaxError, LookupError):
-            continue
-        proof = inert(data, text, source, setting)
-        if proof is None:
-            continue
-        if not text.isascii():
-            text = unicodedata.normalize("NFKC", text)
+        proof, content, text = found
         words = setting.words
         spelled = {word for word in set(_IDENTIFIER.findall(text)) if not words.relevant(word)}
         trail = Trail(modules=proof.looked_up, skipped=spelled)
-        proved[source.rel_path] = ScanRecord(digest(data), (), (), (), (), trail, inert=True)
+        proved[source.rel_path] = ScanRecord(content, (), (), (), (), trail, inert=True)
     return proved
 
 
-def inert(data: bytes, text: str, source: SourceFile, setting: Setting) -> _Proof | None:
-    """The proof that the file at ``source`` (``data``, decoded as ``text``) yields nothing
-    (see the module's docstring), or ``None``."""
+def unrefused(
+    todo: Iterable[SourceFile],
+    records: Mapping[str, FileRecord],
+    scans: Mapping[str, ScanRecord],
+    setting: Setting,
+) -> dict[str, ScanRecord]:
+    """When every file is parsed (the reference the pre-filter is tested against): the scans
+    of the files libcst's limits refused (too deep, too costly) that the proof shows inert,
+    without that refusal. A file CPython parsed and proved to register nothing hides no job; the
+    pre-filter never measures it for libcst, so neither is it reported here."""
+    found: dict[str, ScanRecord] = {}
+    for source in todo:
+        scan = scans.get(source.rel_path)
+        if scan is None or scan.found or not scan.problems:
+            continue
+        if any(problem.pattern not in _LIMITS for problem in scan.problems):
+            continue
+        if not records[source.rel_path].facts.candidate(setting.words):
+            continue
+        if _proof(source, records, setting) is not None:
+            found[source.rel_path] = replace(scan, problems=())
+    return found
+
+
+#: The refusals of libcst's limits (:mod:`.limits`), which a proved file is not held to.
+_LIMITS = frozenset({Pattern.TOO_COMPLEX, Pattern.FILE_TOO_LARGE})
+
+
+def _proof(
+    source: SourceFile, records: Mapping[str, FileRecord], setting: Setting
+) -> tuple[_Proof, str, str] | None:
+    """The proof for one file, its digest and its text (NFKC), or ``None``."""
+    if imports_a_framework(records[source.rel_path].facts.imports, setting.config):
+        return None
     if source.module in setting.declared:
         return None
-    cost = measure(text)
-    if cost.too_deep_line is not None or cost.too_much_work_line is not None:
+    data = setting.reader.read(source)
+    if data is None:
         return None
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            tree = ast.parse(data)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        text = decode_source(data)
+    except (UnicodeDecodeError, SyntaxError, LookupError):
+        return None
+    content = digest(data)
+    kept = setting.trees.get(source.rel_path)
+    tree = kept[1] if kept is not None and kept[0] == content else ast_module(data, text)
+    if tree is None:
         return None
     proof = _Proof(tree, source, setting)
-    return proof if proof.holds() else None
+    if not proof.holds():
+        return None
+    return proof, content, text if text.isascii() else unicodedata.normalize("NFKC", text)
 
 
 class _Proof:
