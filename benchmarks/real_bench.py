@@ -47,8 +47,27 @@ BODIES = {
     ),
 }
 
+#: Own time by where it is spent: the first needle found in a function's file (or its name).
+BUCKETS = [
+    ("importlib", "imports"),
+    ("builtins.exec", "imports"),
+    ("libcst", "libcst (parse and visit)"),
+    ("compile", "CPython's parser (ast)"),
+    ("/ast.py", "ast walks"),
+    ("extract/limits.py", "limit scanner"),
+    ("extract/inert.py", "inert proof"),
+    ("extract/prefilter.py", "text scan"),
+    ("extract/reach.py", "text scan"),
+    ("extract/walker.py", "walker"),
+    ("extract/", "extraction (other)"),
+    ("re/", "regular expressions"),
+    ("re.Pattern", "regular expressions"),
+    ("read", "reading"),
+]
+
 #: One cold run under cProfile, in a child: the counts and the top functions, as JSON.
 PROFILE = """
+BUCKETS = {buckets!r}
 import cProfile, json, pstats, sys
 from pathlib import Path
 from pytest_jobledger.project import load_config
@@ -66,12 +85,20 @@ parses = sum(
     row[1] for key, row in stats.stats.items()
     if key[2] == "parse_module" and "libcst" in key[0]
 )
+buckets = {{}}
+for (path, line, name), (cc, nc, tt, ct, callers) in stats.stats.items():
+    bucket = "other"
+    for needle, label in BUCKETS:
+        if needle in (name if path == "~" else path):
+            bucket = label
+            break
+    buckets[bucket] = buckets.get(bucket, 0.0) + tt
 rows = sorted(stats.stats.items(), key=lambda item: -item[1][3])
 top = []
 for (path, line, name), (cc, nc, tt, ct, callers) in rows:
-    if ct < total * 0.02 or name.startswith("<") or name in ("run", "extract"):
+    if "pytest_jobledger" not in path or name in ("run", "extract"):
         continue
-    where = path.split("site-packages/")[-1].split("pytest_jobledger/")[-1]
+    where = path.split("pytest_jobledger/")[-1]
     top.append([f"{{where}}:{{line}}({{name}})", nc, round(tt, 3), round(ct, 3)])
     if len(top) == {top}:
         break
@@ -84,6 +111,7 @@ print(json.dumps({{
     "unsupported": len(ledger.unsupported),
     "profiled": round(total, 3),
     "top": top,
+    "buckets": sorted(([k, round(v, 3)] for k, v in buckets.items()), key=lambda kv: -kv[1]),
 }}))
 """
 
@@ -121,7 +149,7 @@ def measure(root: Path, scratch: Path, repeat: int, top: int) -> dict[str, objec
         runs["cold"].append(timed("extract", env, root=str(root), ledger=str(ledger), cache=True))
         runs["warm"].append(timed("extract", env, root=str(root), ledger=str(ledger), cache=True))
         loads.append(os.getloadavg()[0])
-    facts = child(PROFILE.format(root=str(root), top=top), env)
+    facts = child(PROFILE.format(root=str(root), top=top, buckets=BUCKETS), env)
     medians = {
         kind: (statistics.median(w for w, _ in rows), statistics.median(c for _, c in rows))
         for kind, rows in runs.items()
@@ -146,7 +174,12 @@ def report(name: str, result: dict[str, object]) -> None:
         wall, cpu = medians[kind]
         print(f"| {label} | {wall:.2f} | {cpu:.2f} | {wall / ast_wall:.2f} | {cpu / ast_cpu:.2f} |")
     print(f"\nwhere a cold run's time goes (cProfile, {result['profiled']} s profiled):\n")
-    print("| function | calls | own s | cumulative s |")
+    print("| own time in | s | share |")
+    print("|---|---:|---:|")
+    total = sum(seconds for _, seconds in result["buckets"]) or 1.0  # type: ignore[attr-defined]
+    for label, seconds in result["buckets"]:  # type: ignore[attr-defined]
+        print(f"| {label} | {seconds:.2f} | {seconds / total:.0%} |")
+    print("\n| function (this package) | calls | own s | cumulative s |")
     print("|---|---:|---:|---:|")
     for where, calls, own, cumulative in result["top"]:  # type: ignore[attr-defined]
         print(f"| `{where}` | {calls} | {own} | {cumulative} |")

@@ -319,6 +319,7 @@ def _places(tree: ast.Module) -> Iterator[tuple[str | None, str | None, str]]:
     again) or ``value``; ``getattr(app, "task")`` is ``app.task``, as the walker reads it."""
     inner: set[int] = set()
     roles: dict[int, str] = {}
+    # one breadth-first walk: a node's parent is met first, so its role is known by then
     for node in ast.walk(tree):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             for decorator in node.decorator_list:
@@ -335,7 +336,6 @@ def _places(tree: ast.Module) -> Iterator[tuple[str | None, str | None, str]]:
                 roles.setdefault(id(node.func.func), "call")
         elif isinstance(node, ast.Attribute):
             inner.add(id(node.value))
-    for node in ast.walk(tree):
         chain = isinstance(node, (ast.Name, ast.Attribute)) and id(node) not in inner
         if chain and isinstance(node.ctx, ast.Load):  # type: ignore[attr-defined]
             yield (*_last_and_head(node), roles.get(id(node), "value"))  # type: ignore[arg-type]
