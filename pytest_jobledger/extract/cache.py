@@ -276,7 +276,6 @@ def _dump_file(record: FileRecord) -> dict[str, Any]:
         "may_bind": facts.may_bind,
         "binary": facts.binary,
         "ignores": [[line, text] for line, text in facts.ignores],
-        "imports": None if facts.imports is None else list(facts.imports),
         "binds": None if record.binds is None else [[n, list(s)] for n, s in record.binds],
         "problem": None if record.problem is None else record.problem.to_json(),
     }
@@ -348,7 +347,6 @@ def _load_file(item: Mapping[str, Any]) -> FileRecord:
     if binds is not None:
         binds = tuple((_str(name), tuple(_strings(sources))) for name, sources in binds)
     problem = item["problem"]
-    imports = item["imports"]
     return FileRecord(
         stat=stat,
         digest=_str(item["digest"]),
@@ -358,7 +356,6 @@ def _load_file(item: Mapping[str, Any]) -> FileRecord:
             may_bind=_bool(item["may_bind"]),
             binary=_bool(item["binary"]),
             ignores=tuple((_int(pair[0]), _str(pair[1])) for pair in _list(item["ignores"])),
-            imports=None if imports is None else tuple(_strings(imports)),
         ),
         binds=binds,
         problem=None if problem is None else _unsupported(problem),

@@ -41,7 +41,7 @@ from .cache import FileRecord, ScanRecord
 from .deps import Trail, digest
 from .discovery import SourceFile
 from .prefilter import _IDENTIFIER, SITE_WORDS, Words, ast_module, decode_source
-from .reach import _Paths, framework_paths, imports_a_framework, resolve_relative
+from .reach import Paths, framework_paths, resolve_relative
 from .reading import FileReader
 
 
@@ -55,7 +55,7 @@ class Setting:
     config: Config
     by_module: Mapping[str, str]
     words: Words
-    paths: _Paths
+    paths: Paths
     declared: frozenset[str]
     reader: FileReader
     trees: Mapping[str, tuple[str, ast.Module]]
@@ -77,9 +77,9 @@ class Setting:
 def prove_inert(
     todo: Iterable[SourceFile], records: Mapping[str, FileRecord], setting: Setting
 ) -> dict[str, ScanRecord]:
-    """An empty scan of every file of ``todo`` proved inert (one that imports a framework
-    itself is not tried), with the trail that keeps the proof valid in the cache: the module
-    names it looked up, and every identifier it spells that is not relevant now."""
+    """An empty scan of every file of ``todo`` proved inert, with the trail that keeps the
+    proof valid in the cache: the module names it looked up, and every identifier it spells
+    that is not relevant now."""
     proved: dict[str, ScanRecord] = {}
     for source in todo:
         found = _proof(source, records, setting)
@@ -125,8 +125,8 @@ def _proof(
     source: SourceFile, records: Mapping[str, FileRecord], setting: Setting
 ) -> tuple[_Proof, str, str] | None:
     """The proof for one file, its digest and its text (NFKC), or ``None``."""
-    if imports_a_framework(records[source.rel_path].facts.imports, setting.config):
-        return None
+    if SITE_WORDS.intersection(records[source.rel_path].facts.sites):
+        return None  # an enqueueing method, Celery's settings, a framework's import line
     if source.module in setting.declared:
         return None
     data = setting.reader.read(source)

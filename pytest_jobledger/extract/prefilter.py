@@ -70,7 +70,6 @@ from .frameworks.settings import SETTINGS_MODULES
 from .frameworks.unsupported import UNSUPPORTED_MODULES
 from .ignores import comments
 from .limits import measure
-from .reach import import_names
 
 #: How every framework's job decorators are spelled (Celery's and Huey's ``*task``, Dramatiq's
 #: ``actor``, RQ's ``job``): a refused name spelled so may be one (:mod:`.matching`).
@@ -259,9 +258,6 @@ class TextFacts:
     binary: bool = False
     #: The ``# jobledger: ignore`` comments, as ``(line, comment)`` (:mod:`.ignores`).
     ignores: tuple[tuple[int, str], ...] = ()
-    #: What its import statements name (:func:`.reach.import_names`); ``None``: not readable
-    #: from the text (the file is then taken to reach a job framework).
-    imports: tuple[str, ...] | None = ()
 
     def candidate(self, words: Words) -> bool:
         """Whether the file must be parsed and its places judged."""
@@ -306,19 +302,13 @@ def text_facts(text: str, words: Words) -> TextFacts:
                 continue
         if _VALUE_END.match(text, end) and not _NO_VALUE_LINE.match(text, start + 1):
             sites.add(word)
-    return TextFacts(
-        tuple(sorted(found)),
-        tuple(sorted(sites)),
-        may_bind,
-        ignores=ignores,
-        imports=import_names(text),
-    )
+    return TextFacts(tuple(sorted(found)), tuple(sorted(sites)), may_bind, ignores=ignores)
 
 
 def byte_facts(data: bytes, words: Words) -> TextFacts:
     """For a file that cannot be decoded: the relevant words its bytes spell."""
     found = {m.group().decode("utf-8", "replace") for m in words.byte_finder().finditer(data)}
-    return TextFacts(tuple(sorted(found)), (), bool(found), binary=True, imports=None)
+    return TextFacts(tuple(sorted(found)), (), bool(found), binary=True)
 
 
 def decode_source(data: bytes) -> str:
