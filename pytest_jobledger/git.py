@@ -36,7 +36,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from .core.atomic import scratch_folder
+from .core.outside import scratch_folder
 from .core.paths import real
 from .programs import base_environment, find_program
 

@@ -53,7 +53,7 @@ from .gate.today import resolve_today
 from .ledger.model import Ledger
 from .ledger.store import parse_ledger
 from .overlay.model import Overlay
-from .overlay.reader import parse_overlay, read_overlay_bytes
+from .overlay.reader import parse_overlay, refused_overlay
 from .overlay.roster import Roster, load_roster
 from .project import Config
 from .project.files import ProjectFile, as_text, limit_of, read_file
@@ -196,16 +196,14 @@ def evaluate(
 def read_overlay(config: Config) -> tuple[Overlay | None, OverlayError | None, str | None]:
     """The overlay, with the configured ``max_overlay_bytes``, or why it cannot be used; and the
     sha256 of the bytes read (``None``: no file), even when they do not parse."""
-    display, limit = config.overlay_display, config.files.max_overlay_bytes
+    read = read_file("overlay", config)
+    if not read.exists:
+        return Overlay(path=read.display, exists=False), None, None
+    digest = hashlib.sha256(read.raw).hexdigest() if read.raw is not None else None
+    if read.text is None:
+        return None, refused_overlay(read), digest
     try:
-        raw = read_overlay_bytes(config.overlay_path, display, root=config.root, max_bytes=limit)
-    except OverlayError as exc:
-        return None, exc, None
-    if raw is None:
-        return Overlay(path=display, exists=False), None, None
-    digest = hashlib.sha256(raw).hexdigest()
-    try:
-        overlay = parse_overlay(raw, display, max_bytes=limit)
+        overlay = parse_overlay(read.text, read.display)
     except OverlayError as exc:
         return None, exc, digest
     return dataclasses.replace(overlay, sha256=digest), None, digest
@@ -215,9 +213,8 @@ def read_roster(config: Config) -> tuple[Roster | None, OverlayError | None]:
     """The owners roster when one is configured, or why it cannot be used."""
     if config.owners_path is None:
         return None, None
-    display = config.display(config.owners_path)
     try:
-        return load_roster(config.owners_path, display, root=config.root), None
+        return load_roster(read_file("owners", config)), None
     except OverlayError as exc:
         return None, exc
 
@@ -288,14 +285,18 @@ def _base(config: Config, repository: git.Repository, commit: str, ref: str) -> 
             f"{config.ledger_display} at {ref} is not a ledger jobledger can read ({problem})"
         )
     display = config.overlay_display
-    limit = config.files.max_overlay_bytes
     try:
-        overlay_raw = repository.show(commit, config.overlay_path, limit=limit)
+        overlay_raw = repository.show(
+            commit, config.overlay_path, limit=limit_of("overlay", config)
+        )
     except git.NotAtCommit:
         overlay = Overlay(path=display, exists=False)  # every entry is new: none is stale
     else:
+        read = as_text(display, overlay_raw, by_hand=True)
         try:
-            overlay = parse_overlay(overlay_raw, display, max_bytes=limit)
+            if read.text is None:
+                raise refused_overlay(read)
+            overlay = parse_overlay(read.text, display)
         except OverlayError as exc:
             raise git.GitUnavailable(
                 f"{display} at {ref} cannot be read ({exc.message}), so a touched entry cannot "
@@ -309,7 +310,7 @@ def read_drafts_file(config: Config) -> dict[str, Draft] | DraftsError:
     """Every draft, or why the drafts file cannot be read (a located error, never a crash: a
     file nested past the parser's depth is refused like any other malformed file)."""
     try:
-        return read_drafts(config.drafts_path, root=config.root, display=config.drafts.path)
+        return read_drafts(read_file("drafts", config))
     except DraftsError as exc:
         return exc
     except RecursionError:

@@ -8,7 +8,8 @@
 - ``identity``: which trail this is (a ``trail`` event's id, or the first line's sha256), and its
   head: what a signed plan names;
 - ``events``: the event kinds, each schema describing a stored line, checked before append;
-- ``store``: the same chain in a file, SQLite or PostgreSQL;
+- ``store``: one interface over the stores, and the file store;
+- ``sql``: the same chain in SQLite or PostgreSQL (loaded only for a database);
 - ``where``: the one parser of where a trail is (``audit_log``, ``JOBLEDGER_AUDIT_URL``): what the
   repository may name (no host, no connection parameter) and what only the operator may.
 
@@ -23,7 +24,8 @@ from .chain import GENESIS, AuditError, head_path
 from .events import KINDS, append_event
 from .identity import head_of, identify, identity_of
 from .log import LOCK_TIMEOUT_S, Line, Since, append, read_lines
-from .store import SCHEMA_VERSION, Store, open_store, store_for
+from .sql import SCHEMA_VERSION
+from .store import Store, open_store, store_for
 from .verify import Report, verify
 from .where import ENV_URL, Target, redact, target_of
 

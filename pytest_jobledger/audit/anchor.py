@@ -32,7 +32,8 @@ from ..core.paths import is_inside
 from .chain import AuditError
 from .identity import identity_of
 from .log import Line
-from .store import FileStore, SqliteStore, Store
+from .sql import SqliteStore
+from .store import FileStore, Store
 from .verify import Report
 
 ENV = environment.STATE_DIR

@@ -1,7 +1,8 @@
 """The ``jobledger`` command: one subcommand per module of this package.
 
-Each subcommand module has ``NAME``, ``HELP``, ``add_arguments(parser)`` and ``run(args)``; adding
-one is a module here and a line in :data:`COMMANDS` (its name, its one-line help and its module).
+Each subcommand module has ``add_arguments(parser)`` and ``run(args)``; adding one is a module
+here and a line in :data:`COMMANDS` (its name, its one-line help and its module: the one place
+both are written, read without importing the module).
 A subcommand's module is imported only when that subcommand is parsed, so ``jobledger --help``,
 ``--version`` and ``jobledger list`` do not pay for every other command's imports.
 
@@ -36,7 +37,7 @@ class Command(NamedTuple):
 
     name: str
     help: str
-    #: The module here that implements it: ``NAME``, ``HELP``, ``add_arguments``, ``run``.
+    #: The module here that implements it: ``add_arguments`` and ``run``.
     module: str
 
     def load(self) -> ModuleType:

@@ -25,9 +25,6 @@ from ..core.text import clip, one_line, say
 from .common import config_from_args
 from .options import TEXT_JSON, add_format_argument
 
-NAME = "audit"
-HELP = "print the trail of verdicts, or check that no line was edited, removed or reordered"
-
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(

@@ -29,8 +29,6 @@ from ..session import Session
 from .common import config_from_args
 from .options import add_format_argument
 
-NAME = "baseline"
-HELP = "record every failing cell now in the baseline, so the gate fails only on new problems"
 #: How many added or removed entries are listed before "and N more".
 SHOWN = 20
 

@@ -22,9 +22,6 @@ from .common import add_cache_argument, config_from_args
 from .options import add_format_argument, note
 from .selection import add_selection_arguments, selected
 
-NAME = "check"
-HELP = "join the ledger with the overlay and report every unsigned or invalid cell"
-
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_format_argument(parser, reporters.names())

@@ -15,9 +15,6 @@ from ..session import Session
 from .common import config_from_args
 from .options import add_format_argument
 
-NAME = "diff"
-HELP = "show what changed since a git ref: ledger fields and policy cells, job by job"
-
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--base", metavar="REF", required=True, help="the git ref to compare with")

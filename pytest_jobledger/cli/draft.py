@@ -13,22 +13,19 @@ import shlex
 import sys
 from pathlib import Path
 
-from ..core.atomic import locked
 from ..core.errors import ConfigError
 from ..core.text import one_line
 from ..core.text import say as say_line
 from ..draft.request import DraftRequest, docstring_digest
 from ..draft.runner import DEFAULT_TIMEOUT_S, DraftFailed, isolated, run_command
 from ..draft.screen import Screen
-from ..draft.store import Draft, read_drafts, write_drafts
+from ..draft.store import Draft, DraftsError, add_drafts
 from ..findings import JoinedJob
 from ..project import Config
 from ..session import Session
 from .common import config_from_args
 from .options import add_format_argument, note
 
-NAME = "draft"
-HELP = "ask a command for unverified purpose drafts of unsigned jobs (never signs anything)"
 PURPOSE = "purpose_accepted"
 
 
@@ -109,8 +106,11 @@ def _draft_jobs(
     args: argparse.Namespace, config: Config, argv: list[str], program: str, screen: Screen
 ) -> int:
     display = config.drafts.path
-    existing = read_drafts(config.drafts_path, root=config.root, display=display)
-    rows = [row for row in Session.open(config).gate.jobs if not _purpose_signed(row)]
+    session = Session.open(config)
+    existing = session.drafts
+    if isinstance(existing, DraftsError):
+        raise existing
+    rows = [row for row in session.gate.jobs if not _purpose_signed(row)]
     made: dict[str, Draft] = {}
     failed = skipped = kept = 0
     try:
@@ -144,11 +144,7 @@ def _draft_jobs(
             note(args, f"{job.id}: drafted ({len(text)} characters, unverified)")
     finally:
         if made:  # what finished is kept, even when the run is interrupted
-            with locked(config.drafts_path, root=config.root):
-                current = read_drafts(config.drafts_path, root=config.root, display=display)
-                write_drafts(
-                    config.drafts_path, {**current, **made}, root=config.root, display=display
-                )
+            add_drafts(config, made)
     noun = "purpose" if len(rows) == 1 else "purposes"
     if args.dry_run:
         done = f"{len(rows) - kept - skipped} would be sent, {kept} kept, {skipped} skipped"

@@ -20,9 +20,6 @@ from .common import add_cache_argument, config_from_args
 from .options import add_format_argument, note
 from .progress import TerminalProgress
 
-NAME = "extract"
-HELP = "parse the tree statically and write the job ledger (never imports the code)"
-
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(

@@ -12,9 +12,6 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-NAME = "gate"
-HELP = "run pytest --jobledger alone, as the GitHub Action does (no conftest, addopts or plugins)"
-
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     from .options import add_format_argument

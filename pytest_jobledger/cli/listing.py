@@ -19,9 +19,6 @@ from .common import config_from_args
 from .observations import observed
 from .options import TEXT_JSON, add_format_argument
 
-NAME = "list"
-HELP = "one line per job of the committed ledger: queue, retries, signed policy and state"
-
 #: The two policy columns are what a person signed, not what the code proves: the header says so.
 COLUMNS = ("ID", "QUEUE", "RETRIES", "IDEMPOTENT (SIGNED)", "PAGING OWNER (SIGNED)", "STATE")
 

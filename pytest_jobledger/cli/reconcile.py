@@ -26,9 +26,6 @@ from .common import config_from_args, find_job
 from .options import TEXT_JSON, add_format_argument
 from .verdict import RECORD_FORMAT, _os_user, open_trail, recorded, trail_records
 
-NAME = "reconcile"
-HELP = "record the business outcome of the approved batches of a job and ticket"
-
 #: What a person may write as evidence: a sentence or a link, not a report.
 MAX_EVIDENCE_CHARS = 4096
 

@@ -28,10 +28,6 @@ from ..session import Session
 from .common import config_from_args
 from .options import add_format_argument, note
 
-NAME = "render"
-HELP = (
-    "render the runbook from the ledger and the signed overlay (refuses while cells are unsigned)"
-)
 #: How many blocking findings a refusal prints before it says how many more there are.
 SHOWN = 5
 

@@ -20,9 +20,6 @@ from ..project.files import read_file
 from .common import config_from_args
 from .options import add_format_argument, note
 
-NAME = "schema"
-HELP = "write the overlay schema for this configuration (required cells, project cells, enums)"
-
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(

@@ -16,9 +16,6 @@ from .listing import sources_json
 from .observations import observed
 from .options import TEXT_JSON, add_format_argument
 
-NAME = "show"
-HELP = "one job's card: the ledger row, every overlay cell, its findings, where each fact is from"
-
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("job", metavar="JOB_ID", help="the job's id in the ledger")

@@ -17,7 +17,7 @@ import re
 import shlex
 import sys
 from collections.abc import Callable
-from pathlib import Path, PurePosixPath
+from pathlib import PurePosixPath
 from typing import Any
 
 from ..core.atomic import atomic_write, locked
@@ -27,19 +27,15 @@ from ..core.text import one_line, say
 from ..extract import extract_ledger
 from ..ledger.model import Ledger
 from ..ledger.store import parse_ledger
-from ..overlay.reader import read_overlay_bytes
+from ..overlay.reader import refused_overlay
 from ..project import Config
 from ..project.files import ProjectFile, read_file
-from ..project.records import MAX_OVERLAY_BYTES, OVERLAY_BYTES_CEILING
+from ..project.records import OVERLAY_BYTES_CEILING
 from ..stub.memo import Memo, open_memo
 from ..stub.result import StubResult
 from ..stub.swap import write_unless_changed
 from .common import add_cache_argument, config_from_args
 from .options import add_format_argument
-
-NAME = "stub"
-HELP = "add a placeholder overlay entry for every unsigned job (it never signs anything)"
-
 
 #: Runs right before the new overlay is swapped in: only tests set it, to save the overlay there
 #: (an editor's save landing inside the rename) and prove the save is kept.
@@ -78,22 +74,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_format_argument(parser, ("text",))
 
 
-def read_overlay(
-    path: Path, label: str, root: Path, max_bytes: int = MAX_OVERLAY_BYTES
-) -> str | None:
+def read_overlay(config: Config, *, limit: int | None = None) -> str | None:
     """The overlay's exact text (no newline translation), or ``None`` when there is no file."""
-    data = read_overlay_bytes(path, label, root=root, max_bytes=max_bytes)
-    if data is None:
-        return None
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as error:
-        line = data[: error.start].count(b"\n") + 1
+    read = read_file("overlay", config, limit=limit)
+    if read.exists and read.exact is None:
+        error = refused_overlay(read)
         raise OverlayError(
-            "the overlay is not UTF-8 text; save it as UTF-8, nothing was written",
-            path=label,
-            line=line,
-        ) from None
+            f"{error.message}; nothing was written", path=error.path, line=error.line
+        )
+    return read.exact
 
 
 def read_previous(config: Config, read: ProjectFile) -> Ledger | None:
@@ -171,7 +160,7 @@ def _stub_locked(args: argparse.Namespace, config: Config, ledger: Ledger) -> in
     When this machine's memo says these exact inputs had nothing to do, the answer is the same
     without parsing the overlay (:mod:`pytest_jobledger.stub.memo`)."""
     path, label, limit = config.overlay_path, config.files.overlay, config.files.max_overlay_bytes
-    text = read_overlay(path, label, config.root, limit)
+    text = read_overlay(config)
     committed_file = read_file("ledger", config)
     committed = committed_file.raw
     problem = committed_file.refused if committed is None else None
@@ -213,7 +202,7 @@ def _stub_locked(args: argparse.Namespace, config: Config, ledger: Ledger) -> in
     if result.changed:
 
         def reread() -> bytes | None:
-            now = read_overlay(path, label, config.root, OVERLAY_BYTES_CEILING)
+            now = read_overlay(config, limit=OVERLAY_BYTES_CEILING)
             return None if now is None else now.encode("utf-8")
 
         try:

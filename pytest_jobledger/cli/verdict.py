@@ -46,9 +46,6 @@ from .listing import sources_json
 from .observations import refused
 from .options import TEXT_JSON, add_format_argument
 
-NAME = "verdict"
-HELP = "may this job be retried, requeued or replayed? approved, blocked or needs-review"
-
 EXIT_CODES = {Answer.APPROVED: 0, Answer.BLOCKED: 1, Answer.NEEDS_REVIEW: 3}
 
 #: The audit line's own format; a reader checks it before trusting the other keys.

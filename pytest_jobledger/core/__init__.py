@@ -7,6 +7,8 @@
 - ``paths``: the root boundary (inside the root, regular files, a path the system can name) and
   the one low-level read of a file's bytes;
 - ``atomic``: the one writer (atomic, durable, never through a symlink or into ``.git``);
+- ``outside``: the writer's other half, for files outside any project (the runner's, a private
+  scratch folder, this user's own files);
 - ``environment``: every ``JOBLEDGER_*`` variable, named and read here only;
 - ``trace``: a note of each reading a session makes, for the suite;
 - ``redact``: the one redaction step every docstring and cell text passes before it is shown.

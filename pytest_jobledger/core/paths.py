@@ -44,7 +44,7 @@ class FileTooLarge(UnsafeFile):
     """A regular file over the size a caller accepts (``size`` is how large it is)."""
 
     def __init__(self, size: int, limit: int) -> None:
-        super().__init__(f"it is {size:,} bytes, over the {limit:,}-byte limit")
+        super().__init__(f"it is too large ({size:,} bytes, over the {limit:,}-byte limit)")
         self.size = size
         self.limit = limit
 

@@ -232,7 +232,7 @@ def _write(out: TextIO, text: str, *, flush: bool) -> None:
 def reader_went_away(stream: TextIO) -> None:
     """The reader of ``stream`` left: what is still written to it goes to the null device, and
     :func:`reader_gone` says so at the end. Never raises."""
-    from .atomic import null_device  # atomic -> paths; imported here, as text is a leaf
+    from .outside import null_device  # outside -> paths; imported here, as text is a leaf
 
     if stream not in _gone:
         _gone.append(stream)

@@ -323,13 +323,13 @@ def _value(value: LedgerValue) -> str:
 
 
 def _ledger_lane(value: LedgerValue, job: JobPage) -> nodes.paragraph:
-    if value.value is None and value.default is not None:
+    if value.lane == "default" and value.default is not None:
         return _para(
             "default: ",
             nodes.reference("", f"{value.default.label} documentation", refuri=value.default.url),
         )
-    if value.origin is not None:
-        return _para(f"code: {_text(value.origin)}")
+    if value.where is not None:
+        return _para(f"{value.lane}: {_text(value.where)}")
     return _para("code ", _literal(job.location))
 
 

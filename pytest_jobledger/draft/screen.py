@@ -21,8 +21,8 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from ..core.atomic import write_scratch
 from ..core.errors import JobledgerError
+from ..core.outside import write_scratch
 from .request import DraftRequest
 
 INSTALL_HINT = "pip install 'pytest-jobledger[drafts]'"

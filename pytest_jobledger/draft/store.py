@@ -12,16 +12,15 @@ import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
-from ..core.atomic import atomic_write
+from ..core.atomic import atomic_write, locked
 from ..core.errors import JobledgerError
-from ..core.paths import FileTooLarge, read_regular
-from ..core.readers import Unreadable, decode_utf8, parse_yaml
+from ..core.readers import Unreadable, parse_yaml
+from ..project.files import ProjectFile, read_file, refusal
+from ..project.records import Config
 
 STATUS = "unverified-draft"
-MAX_DRAFTS_BYTES = 4 * 1024 * 1024
 _KEYS = ("status", "program", "docstring_sha256", "text")
 HEADER = (
     "# Unverified drafts written by `jobledger draft`. The gate never reads this file and no\n"
@@ -47,25 +46,14 @@ class Draft:
         return digest != self.docstring_sha256
 
 
-def read_drafts(path: Path, *, root: Path, display: str) -> dict[str, Draft]:
-    """Every draft in the file (none when there is no file), or a :class:`DraftsError`."""
-    try:
-        raw = read_regular(path, root=root, limit=MAX_DRAFTS_BYTES)
-    except FileNotFoundError:
+def read_drafts(read: ProjectFile) -> dict[str, Draft]:
+    """Every draft in the file the one reader read (none when there is no file), or a
+    :class:`DraftsError`."""
+    if not read.exists:
         return {}
-    except FileTooLarge as error:
-        raise DraftsError(f"the drafts file is too large: {error.strerror}", path=display) from None
-    except OSError as error:
-        raise DraftsError(
-            f"cannot read the drafts file: {error.strerror or error}", path=display
-        ) from None
-    try:
-        text = decode_utf8(raw)
-    except Unreadable as error:
-        raise DraftsError(
-            "the drafts file is not UTF-8 text", path=display, line=error.problem.line
-        ) from None
-    return parse_drafts(text, display=display)
+    if read.text is None:
+        raise DraftsError(refusal(read, "the drafts file"), path=read.display, line=read.line)
+    return parse_drafts(read.text, display=read.display)
 
 
 def parse_drafts(text: str, *, display: str) -> dict[str, Draft]:
@@ -124,14 +112,22 @@ def dumps_drafts(drafts: Mapping[str, Draft]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def write_drafts(path: Path, drafts: Mapping[str, Draft], *, root: Path, display: str) -> None:
+def add_drafts(config: Config, made: Mapping[str, Draft]) -> None:
+    """Add ``made`` to the drafts file under its lock, over what it holds now (another run may
+    have added drafts meanwhile), atomically: what finished is kept, the rest untouched."""
+    with locked(config.drafts_path, root=config.root):
+        current = read_drafts(read_file("drafts", config))
+        write_drafts(config, {**current, **made})
+
+
+def write_drafts(config: Config, drafts: Mapping[str, Draft]) -> None:
     """Replace the drafts file atomically (the caller holds :func:`~..atomic.locked`)."""
     try:
-        atomic_write(path, dumps_drafts(drafts), root=root)
+        atomic_write(config.drafts_path, dumps_drafts(drafts), root=config.root)
     except OSError as error:
         raise DraftsError(
             f"cannot write the drafts file ({error.strerror or error}); the old file is unchanged",
-            path=display,
+            path=config.drafts.path,
         ) from None
 
 

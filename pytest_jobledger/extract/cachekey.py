@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from ..core import environment
-from ..core.atomic import create_private_file
+from ..core.outside import create_private_file
 from ..core.paths import is_inside
 
 ENV = environment.KEY_DIR

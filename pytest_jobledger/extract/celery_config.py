@@ -6,8 +6,10 @@ Read only on a Celery app object by binding (the table is in :mod:`.frameworks.c
 ``beat_schedule`` of a scanned module named by ``app.config_from_object("proj.celeryconfig")``,
 and ``app.send_task("name")``. A ``task_routes`` that is not a written-out dict or list of dicts
 (a router function, a computed value) is a located ``unsupported-framework`` entry: its routes
-cannot be read. Django's ``config_from_object("django.conf:settings", namespace="CELERY")`` is
-not followed (the settings module is chosen when the process starts).
+cannot be read. Django's ``config_from_object("django.conf:settings", namespace="CELERY")`` reads
+the settings module the same module names as ``DJANGO_SETTINGS_MODULE``'s default (Celery's
+Django guide's ``os.environ.setdefault(...)``), with the keys the namespace prefixes
+(``CELERY_TASK_ROUTES``); where no such line names one module, it is not followed.
 """
 
 from __future__ import annotations
@@ -20,7 +22,15 @@ import libcst as cst
 from ..ledger.model import JSONValue, Pattern, Unsupported
 from .advice import compose, fitted, short
 from .celery_facts import CeleryFact
-from .frameworks.celery import CONF, CONFIG_FROM_OBJECT, CONFIG_KEYS, SEND_TASK
+from .frameworks.celery import (
+    CONF,
+    CONFIG_FROM_OBJECT,
+    CONFIG_KEYS,
+    DJANGO_SETTINGS,
+    ENVIRON_SETDEFAULT,
+    SEND_TASK,
+    SETTINGS_VARIABLE,
+)
 from .records import CallSite, ModuleSummary
 from .resolve import ProjectIndex
 from .values import Known, source_text
@@ -60,15 +70,48 @@ class CeleryConfig:
         if key == SEND_TASK:
             yield CeleryFact("send", summary.source.rel_path, site.line, named.value)
             return
-        if ":" in named.value:
+        module = named.value
+        if module == DJANGO_SETTINGS:
+            module = self._django_settings(summary) or ""
+        if ":" in module:
             return  # ``module:object``: an object's attributes, not a module's names
-        config = self.index.summary_for_module(named.value)
+        config = self.index.summary_for_module(module)
         if config is None:
             return
-        for name in sorted(CONFIG_KEYS):
+        namespace = self._namespace(summary, site.call)
+        for key in sorted(CONFIG_KEYS):
+            name = f"{namespace}_{key.upper()}" if namespace else key
             bindings = config.bindings.get(name, [])
             if len(bindings) == 1 and bindings[0].kind == "assign" and bindings[0].value:
-                yield from self._setting(config, name, bindings[0].value, bindings[0].line)
+                yield from self._setting(config, key, bindings[0].value, bindings[0].line)
+
+    def _namespace(self, summary: ModuleSummary, call: cst.Call) -> str | None:
+        """``namespace="CELERY"``: the configuration's keys are ``CELERY_TASK_ROUTES``, ..."""
+        for arg in call.args:
+            if arg.keyword is not None and arg.keyword.value == "namespace":
+                value = self.index.value(summary, arg.value)
+                if isinstance(value, Known) and isinstance(value.value, str):
+                    return value.value
+        return None
+
+    def _django_settings(self, summary: ModuleSummary) -> str | None:
+        """The settings module Django's Celery set-up names in the same module
+        (``os.environ.setdefault("DJANGO_SETTINGS_MODULE", "proj.settings")``, as Celery's
+        Django guide writes it), when it names exactly one."""
+        named: set[str] = set()
+        for site in summary.calls:
+            if self._key(summary, site.call.func) != ENVIRON_SETDEFAULT:
+                continue
+            values = [
+                self.index.value(summary, arg.value)
+                for arg in site.call.args
+                if not arg.keyword and not arg.star
+            ]
+            if len(values) == 2 and values[0] == Known(SETTINGS_VARIABLE):
+                chosen = values[1]
+                if isinstance(chosen, Known) and isinstance(chosen.value, str):
+                    named.add(chosen.value)
+        return named.pop() if len(named) == 1 else None
 
     def _key(self, summary: ModuleSummary, node: cst.BaseExpression) -> str | None:
         ref = self.index.resolve_expr(summary, node)

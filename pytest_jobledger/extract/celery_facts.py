@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ..ledger.model import Job, JSONValue, Pattern, Unsupported
+from ..ledger.model import CONFIG_ORIGIN, Job, JSONValue, Pattern, Unsupported
 
 _NOT_SET = "not set at registration"
 
@@ -109,7 +109,12 @@ def _routed(job: Job, routes: Sequence[CeleryFact]) -> Job:
                 continue
             unresolved = {k: v for k, v in job.unresolved.items() if k != "queue"}
             defaults = dict(
-                sorted({**job.defaults, "queue": f"task_routes at {route.location}"}.items())
+                sorted(
+                    {
+                        **job.defaults,
+                        "queue": f"{CONFIG_ORIGIN}task_routes at {route.location}",
+                    }.items()
+                )
             )
             return replace(job, queue=queue, unresolved=unresolved, defaults=defaults)
     return job

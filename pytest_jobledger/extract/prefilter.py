@@ -66,7 +66,7 @@ from ..project import Config
 from .discovery import SourceFile
 from .frameworks.celery import CONFIG_WORDS
 from .frameworks.enqueue import ENQUEUE_WORDS
-from .frameworks.settings import SETTINGS_MODULES
+from .frameworks.settings import ARQ_WORKER_WORDS, SETTINGS_MODULES
 from .frameworks.unsupported import UNSUPPORTED_MODULES
 from .ignores import comments
 from .limits import measure
@@ -83,8 +83,9 @@ JOB_NAMES: tuple[str, ...] = ("actor", "job")
 #: reports a framework without a table).
 IMPORT_SITE_WORDS: frozenset[str] = SETTINGS_MODULES | UNSUPPORTED_MODULES
 #: Celery's configuration keys are places wherever they are spelled (``app.conf.task_routes =``,
-#: ``update(beat_schedule=...)``, a config module's ``task_routes = ...``: :mod:`.celery_config`).
-SITE_WORDS: frozenset[str] = ENQUEUE_WORDS | IMPORT_SITE_WORDS | CONFIG_WORDS
+#: ``update(beat_schedule=...)``, a config module's ``task_routes = ...``: :mod:`.celery_config`),
+#: and arq's ``Worker(functions=...)``/``run_worker(...)``.
+SITE_WORDS: frozenset[str] = ENQUEUE_WORDS | IMPORT_SITE_WORDS | CONFIG_WORDS | ARQ_WORKER_WORDS
 
 #: A binding that may make ``name`` an alias: the words that would make it one.
 BindFact: TypeAlias = tuple[str, tuple[str, ...]]

@@ -15,7 +15,7 @@ with the attribute's place.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 import libcst as cst
@@ -23,18 +23,20 @@ import libcst as cst
 from ..ledger.model import Job, Pattern, Unsupported
 from .advice import compose, fitted, short
 from .arguments import NOT_SET, CallArguments, ParameterDefault, Reading, read
+from .binding import resolve_in
 from .enqueue import module_function
 from .frameworks.settings import (
     ARQ_CLASS_DEFAULTS,
     ARQ_CRON,
     ARQ_FUNCTION,
+    ARQ_WORKER_CALLS,
     LISTS,
     SAQ_JOB,
     SETTINGS_MODULES,
     tries_to_retries,
 )
 from .matching import Match
-from .records import ClassInfo, ModuleSummary
+from .records import CallSite, ClassInfo, ModuleSummary
 from .resolve import ProjectIndex
 from .rows import RowBuilder, Scope
 from .values import Known, source_text
@@ -73,6 +75,17 @@ class WorkerSettings:
             for klass in summary.classes.values():
                 if "." not in klass.qualpath:
                     yield from self._arq_class(summary, klass)
+            for name, bindings in summary.bindings.items():
+                value = bindings[0].value if len(bindings) == 1 else None
+                if bindings[0].kind == "assign" and value is not None:
+                    settings = _settings_mapping(value)
+                    if settings is not None:
+                        prefix = f"{summary.source.module}.{name}"
+                        yield from self._arq_keywords(
+                            summary, bindings[0].line, settings, f"{prefix}.{{}}".format
+                        )
+            for call in summary.calls:
+                yield from self._arq_worker_call(summary, call)
         if "saq" in imported:
             for name, bindings in summary.bindings.items():
                 value = bindings[0].value if len(bindings) == 1 else None
@@ -98,6 +111,43 @@ class WorkerSettings:
                 defaults,
             )
             yield from self._entries(summary, place, klass.attributes[attribute])
+
+    def _arq_keywords(
+        self,
+        summary: ModuleSummary,
+        line: int,
+        settings: Mapping[str, cst.BaseExpression],
+        shown: Callable[[str], str],
+    ) -> Iterator[Job | Unsupported]:
+        """arq settings as a mapping (``{"functions": [...]}``, ``dict(...)``) or as the keywords
+        of ``Worker(...)``/``run_worker(...)``: the same lists and defaults as a class's
+        (``shown``: how a key of them is named)."""
+        path = summary.source.rel_path
+        defaults = {
+            name: (settings[name], f"{shown(name)} at {path}:{line}")
+            for name in ARQ_CLASS_DEFAULTS
+            if name in settings
+        }
+        for attribute in LISTS["arq"]:
+            if attribute in settings:
+                place = _Place("arq", attribute, line, shown(attribute), defaults)
+                yield from self._entries(summary, place, settings[attribute])
+
+    def _arq_worker_call(
+        self, summary: ModuleSummary, site: CallSite
+    ) -> Iterator[Job | Unsupported]:
+        """``Worker(functions=[...], ...)`` and ``run_worker(Settings, functions=[...])``: arq's
+        own callables, by what the callee is bound to (never by its spelling)."""
+        ref, local = resolve_in(self.index, summary, site.call.func, site.context)
+        if ref is None or local or ref.refusal is not None or ref.key not in ARQ_WORKER_CALLS:
+            return
+        settings = {
+            arg.keyword.value: arg.value for arg in site.call.args if arg.keyword is not None
+        }
+        if set(settings) & set(LISTS["arq"]):
+            yield from self._arq_keywords(
+                summary, site.line, settings, f"{ref.key}({{}}=...)".format
+            )
 
     def _saq_mapping(
         self, summary: ModuleSummary, name: str, line: int, mapping: cst.Dict
@@ -219,3 +269,20 @@ def _arq_tries(
         reading.defaults["max_retries"] = source
     else:
         reading.unresolved["max_retries"] = f"{NOT_SET}; the {source} is not provable"
+
+
+def _settings_mapping(value: cst.BaseExpression) -> Mapping[str, cst.BaseExpression] | None:
+    """A written-out mapping of arq settings (``{"functions": [...]}`` or ``dict(functions=...)``)
+    that lists jobs, as key -> value; ``None`` for anything else."""
+    found: dict[str, cst.BaseExpression] = {}
+    if isinstance(value, cst.Dict):
+        for element in value.elements:
+            if isinstance(element, cst.DictElement) and isinstance(element.key, cst.SimpleString):
+                key = element.key.evaluated_value
+                if isinstance(key, str):
+                    found[key] = element.value
+    elif isinstance(value, cst.Call) and isinstance(value.func, cst.Name):
+        if value.func.value != "dict":
+            return None
+        found = {arg.keyword.value: arg.value for arg in value.args if arg.keyword is not None}
+    return found if set(found) & set(LISTS["arq"]) else None

@@ -37,7 +37,7 @@ from pathlib import Path
 
 from .. import git
 from ..core import environment
-from ..core.atomic import scratch_folder, write_scratch
+from ..core.outside import scratch_folder, write_scratch
 from ..core.text import one_line
 from ..project import find_pyproject
 from .context import GitHubContext, base_refs

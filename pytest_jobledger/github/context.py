@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .. import git
-from ..core.atomic import append_runner_file
+from ..core.outside import append_runner_file
 from ..core.trace import trace
 
 _MAX_EVENT_BYTES = 16 * 1024 * 1024

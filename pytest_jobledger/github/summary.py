@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from ..core.atomic import append_runner_file
+from ..core.outside import append_runner_file
 from ..findings import ChangeReport, Finding, Kind, Level
 from ..reporters.changes import render_markdown
 from ..reporters.markdown import Budget, code, escape_markdown, size_of

@@ -29,6 +29,10 @@ RESOLVED_FIELDS: tuple[str, ...] = (
     "time_limit_s",
 )
 
+#: How a value written in the app's configuration, not at the registration, names its origin
+#: under ``defaults`` (``config task_routes at celery_app.py:12``): the runbook's **config** lane.
+CONFIG_ORIGIN = "config "
+
 #: Every key a ledger row has; the overlay may carry none of them (they are the ledger's lane).
 LEDGER_KEYS: tuple[str, ...] = (
     "id",

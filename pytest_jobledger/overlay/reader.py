@@ -6,7 +6,7 @@ join, so each cell gets its own item and its own message; here only the shape of
 judged. PyYAML reads the same text once more, only to record how a YAML 1.1 reader would see each
 cell (an unquoted ``yes`` is ``True`` there).
 
-Refused on purpose, each with a located message: files over :data:`MAX_OVERLAY_BYTES` (an overlay
+Refused on purpose, each with a located message: files over ``max_overlay_bytes`` (an overlay
 is hand-written; a huge one is the wrong file or generated), anchors and aliases (each job's promise
 is written out in full, and aliases let a small file expand without bound), keys that are not text,
 duplicate keys, and more than one document.
@@ -22,14 +22,13 @@ from __future__ import annotations
 
 import functools
 import re
-from pathlib import Path
 from typing import Any
 
 from ..core.errors import OverlayError
-from ..core.paths import FileTooLarge, UnsafeFile, read_regular
 from ..core.readers import Problem, Unreadable, guarded, parse_yaml, yaml_problem
 from ..core.text import has_surrogate
-from ..project.records import MAX_OVERLAY_BYTES, OVERLAY_BYTES_CEILING
+from ..project.files import ProjectFile, refusal
+from ..project.records import OVERLAY_BYTES_CEILING
 from .model import Cell, Entry, Overlay
 from .schema import SCHEMA_RESOURCE, shape_validator
 from .values import MISSING, describe_value, short, to_plain
@@ -39,62 +38,25 @@ MAX_FLOW_DEPTH = 64
 _FLOW_BRACKET = re.compile(r"[\[\]{}]")
 
 
-def read_overlay_bytes(
-    path: Path, display: str, *, root: Path | None = None, max_bytes: int = MAX_OVERLAY_BYTES
-) -> bytes | None:
-    """The overlay file's bytes (``None``: there is none yet), or a located refusal: a file over
-    the limit, a FIFO or folder, or (with ``root``) a symlink that leaves the project root."""
-    try:
-        return read_regular(path, root=root, limit=max_bytes)
-    except FileNotFoundError:
-        return None
-    except FileTooLarge as exc:
-        raise OverlayError(
-            f"the overlay is {exc.size:,} bytes, over the {max_bytes:,}-byte limit; an overlay is "
-            "hand-written policy, so this may be the wrong file (check `overlay` in "
-            "[tool.jobledger]); a project with that many jobs can raise `max_overlay_bytes` "
-            f"there, up to {OVERLAY_BYTES_CEILING:,}",
-            path=display,
-            line=1,
-        ) from exc
-    except UnsafeFile as exc:
-        raise OverlayError(
-            f"the overlay cannot be used: {exc.strerror}; check `overlay` in [tool.jobledger]",
-            path=display,
-        ) from exc
-    except NotADirectoryError as exc:
-        raise OverlayError(
-            "the overlay cannot be used: a folder on its path is a file; check `overlay` in "
-            "[tool.jobledger]",
-            path=display,
-        ) from exc
-    except OSError as exc:
-        raise OverlayError(f"cannot read the overlay: {exc.strerror or exc}", path=display) from exc
+def refused_overlay(read: ProjectFile) -> OverlayError:
+    """Why the overlay file the one reader refused cannot be used, located, with what to do."""
+    message = refusal(read, "the overlay")
+    if read.too_large:
+        message += (
+            "; an overlay is hand-written policy, so this may be the wrong file (check `overlay` "
+            "in [tool.jobledger]); a project with that many jobs can raise `max_overlay_bytes` "
+            f"there, up to {OVERLAY_BYTES_CEILING:,}"
+        )
+    elif read.line is None:
+        message += "; check `overlay` in [tool.jobledger]"
+    return OverlayError(
+        message, path=read.display, line=read.line or (1 if read.too_large else None)
+    )
 
 
-def parse_overlay(
-    raw: bytes | str,
-    display: str,
-    *,
-    max_bytes: int = MAX_OVERLAY_BYTES,
-    events: list[Any] | None = None,
-) -> Overlay:
-    """Parse overlay text (bytes are UTF-8, a BOM is allowed) into located entries; ``events``
-    gets ruamel's parse events of the same pass (the stub's layout, without a second parse)."""
-    if isinstance(raw, bytes):
-        if len(raw) > max_bytes:
-            raise OverlayError(
-                f"the overlay is over the {max_bytes:,}-byte limit", path=display, line=1
-            )
-        try:
-            text = raw.decode("utf-8-sig")
-        except UnicodeDecodeError as exc:
-            line = raw[: exc.start].count(b"\n") + 1
-            raise OverlayError(
-                "the overlay is not UTF-8 text; save it as UTF-8", path=display, line=line
-            ) from exc
-    else:
-        text = raw
+def parse_overlay(text: str, display: str, *, events: list[Any] | None = None) -> Overlay:
+    """Parse overlay text (as the one reader decoded it) into located entries; ``events`` gets
+    ruamel's parse events of the same pass (the stub's layout, without a second parse)."""
     _refuse_deep_flow_nesting(text, display)
     data = _load_yaml12(text, display, events)
     if data is None:

@@ -14,20 +14,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..core.errors import OverlayError
-from ..core.paths import FileTooLarge, read_regular
-from ..core.readers import Unreadable, decode_utf8
+from ..core.readers import Unreadable
+from ..project.files import ProjectFile, refusal
 from .reader import load_strict
 from .values import describe_value, short
 
 if TYPE_CHECKING:
     from ruamel.yaml.comments import CommentedMap
-
-#: Thousands of rotations fit in far less; a larger file is the wrong one.
-MAX_ROSTER_BYTES = 256 * 1024
 
 
 @dataclass(frozen=True)
@@ -43,28 +39,17 @@ class Roster:
         return name in self.owners
 
 
-def load_roster(path: Path, display: str, *, root: Path | None = None) -> Roster:
-    """Read the roster, or raise one located error saying what to fix."""
-    try:
-        raw = read_regular(path, root=root, limit=MAX_ROSTER_BYTES)
-    except FileNotFoundError:
+def load_roster(read: ProjectFile) -> Roster:
+    """The roster the one reader read, or one located error saying what to fix."""
+    if not read.exists:
         raise OverlayError(
             "the owners roster does not exist; create it (a YAML list of rotation names) or "
             "remove `owners` from [tool.jobledger]",
-            path=display,
-        ) from None
-    except FileTooLarge as exc:
-        raise OverlayError(f"the owners roster is too large: {exc.strerror}", path=display) from exc
-    except OSError as exc:
-        reason = exc.strerror or str(exc)
-        raise OverlayError(f"the owners roster cannot be read: {reason}", path=display) from exc
-    try:
-        text = decode_utf8(raw, bom=True)
-    except Unreadable as exc:
-        raise OverlayError(
-            "the owners roster is not UTF-8 text", path=display, line=exc.problem.line
-        ) from None
-    return parse_roster(text, display)
+            path=read.display,
+        )
+    if read.text is None:
+        raise OverlayError(refusal(read, "the owners roster"), path=read.display, line=read.line)
+    return parse_roster(read.text, read.display)
 
 
 def parse_roster(text: str, display: str) -> Roster:

@@ -78,6 +78,9 @@ class Key:
     env: str | None = None
     #: The path that takes effect when the key is unset and its default is ``None``.
     fallback: str | None = None
+    #: The file is written by people (an editor's byte-order mark is accepted, and a refusal
+    #: says to save it as UTF-8 rather than that jobledger did not write it).
+    by_hand: bool = False
 
     @property
     def example_value(self) -> Any:
@@ -160,7 +163,7 @@ _EXTRACTION = (
 _FILES = (
     # A committed ledger of 100,000 jobs is about 60 MB (the tree's and the base's alike).
     _path("ledger", "files", "ledger", DEFAULT_LEDGER, role=Role.WRITTEN, limit=64 * MIB),
-    _path("overlay", "files", "overlay", DEFAULT_OVERLAY, role=Role.WRITTEN),
+    _path("overlay", "files", "overlay", DEFAULT_OVERLAY, role=Role.WRITTEN, by_hand=True),
     Key(
         "max_overlay_bytes",
         "files",
@@ -241,6 +244,7 @@ _REVIEW = (
         "optional: the rotations a paging_owner may name",
         role=Role.READ,
         limit=256 * 1024,
+        by_hand=True,
         example="overlays/owners.yaml",
     ),
 )
@@ -287,6 +291,7 @@ _VERDICT = (
         "optional: approvers' SSH keys (git's format), for --approval",
         role=Role.READ,
         limit=MIB,
+        by_hand=True,
         example="overlays/allowed_signers",
     ),
 )

@@ -89,7 +89,7 @@ def stub_overlay(
     entries without rewriting a line a person wrote, or when ``rename`` is refused.
     """
     if text is not None:
-        refuse_what_the_gate_refuses(text, path, max_bytes)
+        refuse_what_the_gate_refuses(text, path)
     if quote_yes_no:  # only quotes: never adds an entry or a cell beside a misspelt key
         if renames or rename:
             raise OverlayError(
@@ -135,7 +135,7 @@ def stub_overlay(
     if new_text != (source if text is None else text):
         refuse_oversized(new_text, path, max_bytes)  # cheap, so first
         filled_as = {final[job_id]: cells for job_id, cells in fills.items()}
-        refused = gate_refusal(new_text, path, max_bytes)  # one parse, for the proof too
+        refused = gate_refusal(new_text, path)  # one parse, for the proof too
         verify(source, new_text, path, to_add, move_map, set(replaced), filled_as, placeholder)
         if refused is not None:
             raise refused

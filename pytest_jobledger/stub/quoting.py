@@ -46,7 +46,7 @@ def quote_only(text: str | None, path: str, max_bytes: int) -> StubResult:
     after, requoted = quote_yes_no(text, path)
     if after != text:
         refuse_oversized(after, path, max_bytes)
-        gate_reads_it(after, path, max_bytes)
+        gate_reads_it(after, path)
     return StubResult(text=after, original=text, requoted=requoted)
 
 

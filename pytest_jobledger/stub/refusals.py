@@ -44,13 +44,13 @@ def refuse_oversized(after: str, path: str, max_bytes: int) -> None:
         )
 
 
-def refuse_what_the_gate_refuses(text: str, path: str, max_bytes: int) -> None:
+def refuse_what_the_gate_refuses(text: str, path: str) -> None:
     """Read ``text`` with the gate's own strict reader first: an overlay the gate refuses (an
     anchor, a merge key, a custom tag, an impossible date, a complex key, deep nesting...) is
     refused by the stub with the gate's located message, and the file is left as it is."""
     events: list[Event] = []
     try:
-        parse_overlay(text, path, max_bytes=max_bytes, events=events)
+        parse_overlay(text, path, events=events)
     except OverlayError as error:
         raise OverlayError(
             f"{error.message}; the stub edits only an overlay the gate reads: fix this by hand, "
@@ -61,22 +61,22 @@ def refuse_what_the_gate_refuses(text: str, path: str, max_bytes: int) -> None:
     remember_events(text, events)  # the layout reads the same pass
 
 
-def gate_refusal(after: str, path: str, max_bytes: int) -> OverlayError | None:
+def gate_refusal(after: str, path: str) -> OverlayError | None:
     """What :func:`gate_reads_it` would raise, returned (``None``: the gate reads ``after``), so
     the proof can run first on the same parse (it reports a bug of the stub before this)."""
     try:
-        gate_reads_it(after, path, max_bytes)
+        gate_reads_it(after, path)
     except OverlayError as error:
         return error
     return None
 
 
-def gate_reads_it(after: str, path: str, max_bytes: int) -> None:
+def gate_reads_it(after: str, path: str) -> None:
     """Refuse text the gate would not read (the old text was read by the gate first, see
     :func:`refuse_what_the_gate_refuses`): the stub never writes an overlay the gate refuses."""
     events: list[Event] = []
     try:
-        parse_overlay(after, path, max_bytes=max_bytes, events=events)
+        parse_overlay(after, path, events=events)
     except OverlayError as error:
         raise OverlayError(
             f"the stubbed overlay would be refused by the gate ({error.message}); nothing was "

@@ -22,14 +22,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..core.atomic import write_scratch
 from ..core.errors import JobledgerError
-from ..core.paths import FileTooLarge, UnsafeFile, read_regular
+from ..core.outside import write_scratch
+from ..project.files import ProjectFile, read_at, refusal
+from ..project.keys import BY_NAME
 from . import sshkeygen
 from .plan import MAX_PLAN_BYTES, NotAPlan, Plan, parse_plan
 
-#: An allowed_signers file of a few thousand people fits; a larger file is the wrong one.
-MAX_ALLOWED_SIGNERS_BYTES = 1024 * 1024
 #: An SSH signature is under a kilobyte.
 MAX_SIGNATURE_BYTES = 64 * 1024
 #: The marker of a revoked key's line in allowed_signers (as ``@revoked`` in known_hosts).
@@ -200,7 +199,7 @@ def check(
     if text is None:
         text = _read(
             allowed_signers,
-            MAX_ALLOWED_SIGNERS_BYTES,
+            BY_NAME["allowed_signers"].limit or 0,
             "allowed_signers",
             allowed_display,
             root=root,
@@ -356,28 +355,30 @@ def _split(text: str) -> tuple[str, str]:
     return "\n".join(kept) + "\n", "\n".join(revoked) + "\n"
 
 
+def _read_file(
+    path: Path, limit: int, what: str, display: str | None = None, *, root: Path | None = None
+) -> ProjectFile:
+    """``path`` through the one reader's ladder, or an :class:`ApprovalError` saying why not."""
+    read = read_at(path, display or str(path), limit=limit, root=root, by_hand=True)
+    if not read.exists:
+        raise ApprovalError(f"{what} does not exist", path=read.display)
+    if read.raw is None:
+        raise ApprovalError(refusal(read, what), path=read.display, line=read.line)
+    return read
+
+
 def _read_bytes(
     path: Path, limit: int, what: str, display: str | None = None, *, root: Path | None = None
 ) -> bytes:
-    shown = display or str(path)
-    try:
-        return read_regular(path, root=root, limit=limit)
-    except FileNotFoundError:
-        raise ApprovalError(f"{what} does not exist", path=shown) from None
-    except FileTooLarge:
-        message = f"{what} is larger than {limit:,} bytes: not the right file"
-        raise ApprovalError(message, path=shown) from None
-    except UnsafeFile as exc:
-        raise ApprovalError(f"{what} was not read: {exc}", path=shown) from None
-    except OSError as exc:
-        raise ApprovalError(f"{what} cannot be read: {exc.strerror or exc}", path=shown) from None
+    raw = _read_file(path, limit, what, display, root=root).raw
+    assert raw is not None
+    return raw
 
 
 def _read(
     path: Path, limit: int, what: str, display: str | None = None, *, root: Path | None = None
 ) -> str:
-    raw = _read_bytes(path, limit, what, display, root=root)
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError:
-        raise ApprovalError(f"{what} is not UTF-8 text", path=display or str(path)) from None
+    read = _read_file(path, limit, what, display, root=root)
+    if read.exact is None:
+        raise ApprovalError(refusal(read, what), path=read.display, line=read.line)
+    return read.exact

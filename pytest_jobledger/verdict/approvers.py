@@ -17,15 +17,11 @@ from pathlib import Path
 
 from .. import git
 from ..core.errors import OverlayError
-from ..core.paths import FileTooLarge, UnsafeFile, read_regular
-from ..core.readers import Unreadable, decode_utf8
 from ..core.text import clip, one_line
 from ..overlay.roster import Roster, parse_roster
 from ..project import Config
-from .approval import MAX_ALLOWED_SIGNERS_BYTES, ApprovalError
-
-#: A roster is small; the base's is read with the same bound as the checkout's reader uses.
-MAX_ROSTER_BYTES = 1024 * 1024
+from ..project.files import as_text, limit_of, read_file
+from .approval import ApprovalError
 
 
 @dataclass(frozen=True)
@@ -67,8 +63,10 @@ def at_base(config: Config, ref: str, checkout: Roster | None) -> Approvers:
     signers = config.allowed_signers_path
     if signers is not None:
         allowed_display = f"{config.display(signers)} at {ref}"
-        allowed_text = _text_at(repository, commit, signers, MAX_ALLOWED_SIGNERS_BYTES, ref)
-        added = sorted(_keys(_checkout_text(config, signers)) - _keys(allowed_text))
+        allowed_text = _text_at(
+            repository, commit, signers, limit_of("allowed_signers", config), ref
+        )
+        added = sorted(_keys(_checkout_text(config)) - _keys(allowed_text))
         if added:
             shown = "; ".join(one_line(clip(key, 120)) for key in added)
             warnings.append(
@@ -80,7 +78,7 @@ def at_base(config: Config, ref: str, checkout: Roster | None) -> Approvers:
     owners = config.owners_path
     if owners is not None:
         roster_display = f"{config.display(owners)} at {ref}"
-        text = _text_at(repository, commit, owners, MAX_ROSTER_BYTES, ref)
+        text = _text_at(repository, commit, owners, limit_of("owners", config), ref)
         if text:
             try:
                 roster = parse_roster(text, roster_display)
@@ -102,22 +100,15 @@ def _text_at(repository: git.Repository, commit: str, path: Path, limit: int, re
             f"the approvers are read at the base {ref}, and it cannot be read ({exc.reason}); "
             "nothing was recorded"
         ) from None
-    try:
-        return decode_utf8(raw)
-    except Unreadable:
-        raise ApprovalError(
-            f"{path.name} at {ref} is not UTF-8 text; nothing was recorded"
-        ) from None
+    text = as_text(f"{path.name} at {ref}", raw, by_hand=True).text
+    if text is None:
+        raise ApprovalError(f"{path.name} at {ref} is not UTF-8 text; nothing was recorded")
+    return text
 
 
-def _checkout_text(config: Config, path: Path) -> str:
+def _checkout_text(config: Config) -> str:
     """The checkout's file, for the warning only (unreadable: nothing to compare)."""
-    try:
-        return read_regular(path, root=config.root, limit=MAX_ALLOWED_SIGNERS_BYTES).decode(
-            "utf-8", "replace"
-        )
-    except (OSError, FileTooLarge, UnsafeFile):
-        return ""
+    return read_file("allowed_signers", config).text or ""
 
 
 def _keys(text: str) -> set[str]:

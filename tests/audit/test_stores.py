@@ -45,7 +45,7 @@ KILLED = """
 import sys, time
 from pathlib import Path
 from pytest_jobledger import audit
-from pytest_jobledger.audit import log, store as stores
+from pytest_jobledger.audit import log, sql as stores
 root, url = Path(sys.argv[1]), sys.argv[2]
 def stall(*args, **kwargs):
     print("stalled", flush=True)
@@ -83,8 +83,8 @@ def test_events_chain_from_the_genesis_value_and_verify(backend: Backend) -> Non
 def test_the_same_record_is_the_same_line_on_every_store(backend: Backend) -> None:
     """The chain is the store's format, not the engine's: a copy moves lines verbatim."""
     (line,) = add(backend.store(), 1)
-    assert line.sha256 == audit.store.line_sha256(
-        audit.store.encode({"job": "j0", "n": 0, "prev": audit.GENESIS, "time": CLOCK})
+    assert line.sha256 == audit.chain.line_sha256(
+        audit.chain.encode({"job": "j0", "n": 0, "prev": audit.GENESIS, "time": CLOCK})
     )
 
 

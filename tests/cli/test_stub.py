@@ -107,7 +107,9 @@ def test_an_undecodable_overlay_is_left_alone(
     overlay(project).write_bytes(data)
     assert cli.main(["stub"]) == 2
     assert overlay(project).read_bytes() == data
-    assert "overlays/job_policy.yaml:2: the overlay is not UTF-8" in capsys.readouterr().err
+    assert "overlays/job_policy.yaml:2: the overlay cannot be used: it is not UTF-8" in (
+        capsys.readouterr().err
+    )
 
 
 def test_the_file_mode_is_kept(project: Path) -> None:

@@ -13,7 +13,8 @@ from repo_files import copy_tracked
 
 from pytest_jobledger.cli import main
 from pytest_jobledger.draft.store import read_drafts
-from pytest_jobledger.project import load_config
+from pytest_jobledger.project import Config, load_config
+from pytest_jobledger.project.files import read_file
 from pytest_jobledger.session import evaluate
 
 from ._fakes import fake
@@ -38,7 +39,7 @@ def project(tmp_path: Path) -> Path:
 def drafts(root: Path) -> dict[str, str]:
     return {
         job: draft.text
-        for job, draft in read_drafts(root / DRAFTS, root=root, display=DRAFTS).items()
+        for job, draft in read_drafts(read_file("drafts", Config(root=root))).items()
     }
 
 
@@ -62,7 +63,7 @@ def test_drafts_each_unsigned_purpose_with_one_request(
         RECEIPT: "Drafted from send_receipt (['docstring', 'function', 'id', 'module', 'queue']): "
         "Email the receipt once the invoice has been captured.",
     }
-    saved = read_drafts(project / DRAFTS, root=project, display=DRAFTS)[RECEIPT]
+    saved = read_drafts(read_file("drafts", Config(root=project)))[RECEIPT]
     assert (saved.status, saved.program) == ("unverified-draft", Path(sys.executable).name)
     assert (project / "overlays" / "job_policy.yaml").read_bytes() == overlay_before
 

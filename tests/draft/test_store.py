@@ -16,12 +16,19 @@ from pytest_jobledger.draft.store import (
     read_drafts,
     write_drafts,
 )
+from pytest_jobledger.project import Config
+from pytest_jobledger.project.files import read_file
+from pytest_jobledger.project.records import Drafts
 
 TEXTS = st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=80)
 
 
+def _config(path: Path) -> Config:
+    return Config(root=path.parent, drafts=Drafts(path=path.name))
+
+
 def _read(path: Path) -> dict[str, Draft]:
-    return read_drafts(path, root=path.parent, display=path.name)
+    return read_drafts(read_file("drafts", _config(path)))
 
 
 @settings(
@@ -36,7 +43,7 @@ def test_any_text_reads_back_exactly(texts: dict[str, str], program: str) -> Non
 def test_written_atomically_and_read_back(tmp_path: Path) -> None:
     drafts = {"a.b": Draft("a.b", "Text.", "model", "0" * 64)}
     path = tmp_path / "overlays" / "purpose_drafts.yaml"
-    write_drafts(path, drafts, root=tmp_path, display="overlays/purpose_drafts.yaml")
+    write_drafts(Config(root=tmp_path), drafts)
     assert _read(path) == drafts
     assert path.read_text("utf-8") == dumps_drafts(drafts)
 

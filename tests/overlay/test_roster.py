@@ -7,7 +7,10 @@ from pathlib import Path
 import pytest
 
 from pytest_jobledger.core.errors import OverlayError
-from pytest_jobledger.overlay.roster import MAX_ROSTER_BYTES, load_roster, parse_roster
+from pytest_jobledger.overlay.roster import load_roster, parse_roster
+from pytest_jobledger.project import Config
+from pytest_jobledger.project.files import limit_of, read_file
+from pytest_jobledger.project.records import Review
 
 
 def test_a_list_and_a_mapping_of_contacts() -> None:
@@ -39,17 +42,20 @@ def test_a_bad_roster_is_one_located_error(text: str, line: int, says: str) -> N
 
 
 def test_missing_large_and_outside_rosters_are_refused(tmp_path: Path) -> None:
+    def roster(name: str) -> None:
+        load_roster(read_file("owners", Config(root=tmp_path, review=Review(owners=name))))
+
     with pytest.raises(OverlayError, match="does not exist"):
-        load_roster(tmp_path / "owners.yaml", "owners.yaml", root=tmp_path)
+        roster("owners.yaml")
     big = tmp_path / "big.yaml"
-    big.write_text("- a\n" * (MAX_ROSTER_BYTES // 4 + 1))
+    big.write_text("- a\n" * (limit_of("owners", Config(root=tmp_path)) // 4 + 1))
     with pytest.raises(OverlayError, match="too large"):
-        load_roster(big, "big.yaml", root=tmp_path)
+        roster("big.yaml")
     outside = tmp_path.parent / f"{tmp_path.name}-outside.yaml"
     outside.write_text("- a\n")
     (tmp_path / "link.yaml").symlink_to(outside)
     with pytest.raises(OverlayError, match="outside the project root"):
-        load_roster(tmp_path / "link.yaml", "link.yaml", root=tmp_path)
+        roster("link.yaml")
 
 
 def test_a_rotation_may_list_its_members() -> None:

@@ -83,5 +83,10 @@ CONFIG_KEYS: frozenset[str] = frozenset({"task_routes", "beat_schedule"})
 CONF = "celery.Celery().conf"
 SEND_TASK = "celery.Celery().send_task"
 CONFIG_FROM_OBJECT = "celery.Celery().config_from_object"
+#: https://docs.celeryq.dev/en/stable/django/first-steps-with-django.html: Django's settings as
+#: the configuration, the module named by ``DJANGO_SETTINGS_MODULE``'s default.
+DJANGO_SETTINGS = "django.conf:settings"
+ENVIRON_SETDEFAULT = "os.environ.setdefault"
+SETTINGS_VARIABLE = "DJANGO_SETTINGS_MODULE"
 #: Words whose mere presence makes a file worth parsing (:mod:`..prefilter`).
 CONFIG_WORDS: frozenset[str] = CONFIG_KEYS | {"config_from_object"}

@@ -75,4 +75,7 @@ PROCRASTINATE = Framework(
         "procrastinate.retry.RetryStrategy": RETRY_STRATEGY,
     },
     instance_classes=frozenset({APP}),
+    # https://procrastinate.readthedocs.io/en/stable/howto/advanced/cron.html: the periodic
+    # decorator schedules the task it is stacked on (``cron``, ``periodic_id``, ``kwargs``)
+    schedules={f"{APP}().periodic": "periodic"},
 )

@@ -112,3 +112,6 @@ class Framework:
     #: Methods of an app object that return the object itself (taskiq's
     #: ``broker.with_result_backend(...)``): ``Broker(...).with_x(...)`` is still a broker.
     returns_self: frozenset[str] = frozenset()
+    #: Decorators stacked on a job's own that schedule it (procrastinate's ``@app.periodic``):
+    #: canonical key -> the option their keyword arguments are recorded under.
+    schedules: Mapping[str, str] = field(default_factory=dict)

@@ -37,6 +37,15 @@ LISTS: Mapping[str, Mapping[str, str]] = {
     "saq": {"functions": "", "cron_jobs": SAQ_CRON},
 }
 
+#: arq's callables that take the settings as keywords (``Worker(functions=[...])``,
+#: ``run_worker(Settings, functions=[...])``), by canonical key.
+ARQ_WORKER_CALLS: frozenset[str] = frozenset(
+    {"arq.Worker", "arq.worker.Worker", "arq.run_worker", "arq.worker.run_worker"}
+)
+
+#: The last words of those callables: a place the pre-filter keeps (its binding decides).
+ARQ_WORKER_WORDS: frozenset[str] = frozenset(key.rsplit(".", 1)[-1] for key in ARQ_WORKER_CALLS)
+
 #: An arq settings class's worker-wide defaults, read where a function sets nothing.
 ARQ_CLASS_DEFAULTS: tuple[str, ...] = ("queue_name", "max_tries", "job_timeout")
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...findings import Finding
-from ...ledger.model import JSONValue
+from ...ledger.model import CONFIG_ORIGIN, JSONValue
 from .defaults import FrameworkDefault
 
 SCHEMA_VERSION = 1
@@ -42,6 +42,24 @@ class LedgerValue:
     reason: str | None = None
     origin: str | None = None
     default: FrameworkDefault | None = None
+
+    @property
+    def lane(self) -> str:
+        """Where the value is from: ``code`` (the registration, or a parameter default or base
+        class it names), ``config`` (the app's configuration, such as Celery's ``task_routes``)
+        or ``default`` (the framework's documented default)."""
+        if self.value is None and self.default is not None:
+            return "default"
+        if self.origin is not None and self.origin.startswith(CONFIG_ORIGIN):
+            return "config"
+        return "code"
+
+    @property
+    def where(self) -> str | None:
+        """The origin without its lane's word (``task_routes at celery_app.py:12``)."""
+        if self.origin is None:
+            return None
+        return self.origin.removeprefix(CONFIG_ORIGIN)
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -112,6 +112,7 @@ def _header(book: Runbook) -> list[str]:
         f"{source('overlay', book.overlay.path, book.overlay.sha256)}. Do not edit it by hand: "
         "numbers come from the code, policy from cells a person signed.",
         "Every value names its lane: **code** (read from the registration, `path:line`), "
+        "**config** (the app's configuration, such as Celery's `task_routes`, `path:line`), "
         "**signed** (a person's answer in the overlay, `path:line`) or **default** (the "
         "framework's documented default, which the app's configuration may override).",
     ]
@@ -274,10 +275,10 @@ def _value(value: LedgerValue, *, short: bool = False) -> str:
 
 
 def _ledger_lane(value: LedgerValue, job: JobPage, link: Link | None = None) -> str:
-    if value.value is None and value.default is not None:
+    if value.lane == "default" and value.default is not None:
         return f"**default**: [{value.default.label} documentation]({value.default.url})"
-    if value.origin is not None:
-        return f"**code**: {escape_markdown(value.origin)}"
+    if value.where is not None:
+        return f"**{value.lane}**: {escape_markdown(value.where)}"
     return f"**code** {_where(job.path, job.line, link)}"
 
 
