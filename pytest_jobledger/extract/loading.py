@@ -24,7 +24,7 @@ from ..ledger.model import Pattern
 from .deps import Trail, digest
 from .discovery import SourceFile
 from .limits import MAX_DEPTH, MAX_FILE_BYTES_CEILING, MAX_WORK, Cost, measure
-from .prefilter import Words, decode_source, iter_words
+from .prefilter import Words, app_words, decode_source, iter_words
 from .reading import SPLIT as _SPLIT
 from .reading import FileReader
 from .records import ModuleSummary
@@ -198,7 +198,10 @@ class SourceLoader(FileReader):
         words = self.words
         if words is None or twin is None:
             return None
-        return reduce_source(text, twin, [start for _, start, _ in iter_words(text, words)])
+        kept = [start for _, start, _ in iter_words(text, words)]
+        # an app factory's body is read for what it returns (:meth:`.resolve.ProjectIndex.made_by`)
+        kept += [found.start() for found in app_words().finditer(text)]
+        return reduce_source(text, twin, sorted(kept))
 
     def _decode(self, source: SourceFile, data: bytes) -> str | None:
         """The text, decoded the way Python reads source (a BOM, a coding cookie, else UTF-8)."""

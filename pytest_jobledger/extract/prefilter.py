@@ -87,6 +87,7 @@ IMPORT_SITE_WORDS: frozenset[str] = SETTINGS_MODULES | UNSUPPORTED_MODULES
 #: and arq's ``Worker(functions=...)``/``run_worker(...)``.
 SITE_WORDS: frozenset[str] = ENQUEUE_WORDS | IMPORT_SITE_WORDS | CONFIG_WORDS | ARQ_WORKER_WORDS
 
+
 #: A binding that may make ``name`` an alias: the words that would make it one.
 BindFact: TypeAlias = tuple[str, tuple[str, ...]]
 
@@ -126,6 +127,22 @@ _SPLIT_DECORATOR = re.compile(
 _IDENTIFIER = re.compile(r"(?<!\w)[^\W\d]\w*")
 #: A physical line that is an import statement (``import x`` or ``from x import y``).
 _IMPORT_LINE = re.compile(r"[ \t\f]*(?:from|import)\b")
+
+
+@lru_cache(maxsize=1)
+def app_words() -> re.Pattern[str]:
+    """The last part of every app class a factory may return (``Celery``, ``Huey``, ``App``...),
+    however it is imported, as whole identifiers: a function body that spells one is never
+    blanked (:mod:`.reduce`), since the resolver reads what a module-level function returns
+    (:meth:`.resolve.ProjectIndex.made_by`). It makes no file a candidate."""
+    from .frameworks import FACTORY_APPS, FRAMEWORKS
+
+    words = {key.rsplit(".", 1)[-1] for key in FACTORY_APPS}
+    for framework in FRAMEWORKS.values():
+        words |= {
+            n.rsplit(".", 1)[-1] for n, key in framework.canonical.items() if key in FACTORY_APPS
+        }
+    return re.compile(r"(?<!\w)(?:" + "|".join(sorted(map(re.escape, words))) + r")(?!\w)")
 
 
 def framework_words() -> frozenset[str]:

@@ -77,6 +77,41 @@ def first_statement(body: cst.BaseSuite) -> cst.CSTNode | None:
     return None
 
 
+def returned_values(body: cst.BaseSuite) -> tuple[cst.BaseExpression, ...]:
+    """What a module-level function returns, for an app factory (``def make_app(): app =
+    Celery(...); ...; return app``): each ``return`` value of its own body (not of a function or
+    class inside it), a returned name that the body assigns exactly once replaced by what it is
+    assigned. A name assigned more than once (or a bare ``return``) is kept as written: the
+    resolver reads it as it reads any value it cannot prove."""
+    returns: list[cst.BaseExpression] = []
+    assigned: dict[str, list[cst.BaseExpression]] = {}
+
+    def walk(node: cst.CSTNode) -> None:
+        if isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+            return
+        if isinstance(node, cst.Return) and node.value is not None:
+            returns.append(node.value)
+        elif isinstance(node, cst.Assign):
+            for target in node.targets:
+                if isinstance(target.target, cst.Name):
+                    assigned.setdefault(target.target.value, []).append(node.value)
+        elif isinstance(node, cst.AnnAssign) and isinstance(node.target, cst.Name):
+            if node.value is not None:
+                assigned.setdefault(node.target.value, []).append(node.value)
+        elif isinstance(node, cst.AugAssign) and isinstance(node.target, cst.Name):
+            assigned.setdefault(node.target.value, []).append(node.target)  # not one value
+        for child in node.children:
+            walk(child)
+
+    for statement in body.body if isinstance(body, cst.IndentedBlock) else ():
+        walk(statement)
+    resolved: list[cst.BaseExpression] = []
+    for value in returns:
+        values = assigned.get(value.value, []) if isinstance(value, cst.Name) else []
+        resolved.append(values[0] if len(values) == 1 else value)
+    return tuple(resolved)
+
+
 @dataclass(frozen=True)
 class FunctionInfo:
     """A function definition, holding only what extraction reads (not its body), so a parsed
@@ -87,6 +122,8 @@ class FunctionInfo:
     line: int
     params: cst.Parameters
     first_statement: cst.CSTNode | None
+    #: What a module-level function returns (:func:`returned_values`): an app factory's app.
+    returns: tuple[cst.BaseExpression, ...] = ()
 
     def docstring(self) -> str | None:
         """Read only for jobs: decoding every function's docstring would cost more than the walk."""

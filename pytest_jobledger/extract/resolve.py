@@ -22,6 +22,7 @@ import libcst as cst
 from ..core.text import did_you_mean
 from ..ledger.model import Pattern
 from .discovery import SourceFile
+from .frameworks import FACTORY_APPS
 from .loading import SourceLoader
 from .records import Binding, ClassInfo, FunctionInfo, ModuleSummary, dotted_name
 from .values import Outcome, Unknown, evaluate
@@ -337,6 +338,11 @@ class ProjectIndex:
         if callee.refusal is not None:  # ``alias = app.task(...)`` with ``app`` refused
             return refused(local, callee.refusal)
         instance_of = self.instance_key(callee, depth + 1)
+        if instance_of is None:
+            made = self.made_by(callee, depth + 1)
+            if isinstance(made, Refusal):
+                return refused(local, made)
+            instance_of = made
         if instance_of is not None:
             return Ref(local, f"{instance_of}()", frozenset({local}), module=summary)
         if callee.key == "functools.partial" and value.args and not value.args[0].keyword:
@@ -376,6 +382,36 @@ class ProjectIndex:
             found = self.instance_key(ref, depth + 1) if ref is not None else None
             if found is not None:
                 return found
+        return None
+
+    def made_by(self, callee: Ref, depth: int = 0) -> str | Refusal | None:
+        """The app class a factory of the scanned tree returns an instance of (``def
+        create_app(): app = Celery(...); ...; return app``), when every value it returns is one
+        of the same class; a refusal when only some are (the app exists on some paths only, so a
+        registration on it cannot be proved either way); else ``None``."""
+        function, module = callee.function, callee.module
+        if function is None or module is None or not function.returns or depth > MAX_DEPTH:
+            return None
+        found: set[str | None] = set()
+        for value in function.returns:
+            if isinstance(value, cst.Call):
+                made = self.resolve_expr(module, self.unchained(value).func, depth + 1)
+                key = self.instance_key(made, depth + 1) if made is not None else None
+                found.add(key if key in FACTORY_APPS else None)
+            else:
+                ref = self.resolve_expr(module, value, depth + 1)
+                proved = ref is not None and ref.refusal is None and ref.key.endswith("()")
+                key = ref.key[:-2] if ref is not None and proved else None
+                found.add(key if key in FACTORY_APPS else None)
+        apps = sorted(key for key in found if key is not None)
+        if len(found) == 1 and apps:
+            return apps[0]
+        if apps:
+            return Refusal(
+                Pattern.DYNAMIC_REGISTRATION,
+                f"the factory {callee.qualname}() returns a {' or '.join(apps)} app on some paths "
+                "only",
+            )
         return None
 
     def _decorator_base(self, ref: Ref, depth: int) -> str | Refusal | None:

@@ -493,4 +493,8 @@ _FIXES = {
         "Fix the import, or add the module's folder to [tool.jobledger] paths"
     ),
     Pattern.TOO_COMPLEX: "Import the decorator directly from where it is defined",
+    Pattern.DYNAMIC_REGISTRATION: (
+        "Make the factory return the app on every path, or register the job on an app bound "
+        "once at module level"
+    ),
 }

@@ -33,6 +33,7 @@ from .records import (
     dotted_name,
     first_statement,
     replace_context,
+    returned_values,
 )
 from .scopes import (
     OTHER,
@@ -288,7 +289,9 @@ class _Walker(Expressions):
         name = node.name.value
         line = self._line(node.name, twin)
         qualpath = ".".join([*context.classes, name]) if not context.in_function else name
-        info = FunctionInfo(name, qualpath, line, node.params, first_statement(node.body))
+        factory = not context.in_function and not context.classes
+        returns = returned_values(node.body) if factory else ()
+        info = FunctionInfo(name, qualpath, line, node.params, first_statement(node.body), returns)
         if not context.in_function:
             self.summary.functions.setdefault(qualpath, info)
         if not context.in_function and not context.classes:

@@ -32,12 +32,20 @@ FRAMEWORKS: dict[str, Framework] = {
     for fw in (CELERY, RQ, DRAMATIQ, HUEY, DJANGO_TASKS, TASKIQ, PROCRASTINATE, ARQ, SAQ)
 }
 
+#: The app classes an app factory of the scanned tree may return (``def create_app(): return
+#: Celery(...)``), read by :meth:`..resolve.ProjectIndex.made_by`: every framework's app object
+#: but RQ's queues (a ``Queue`` is too common a word to keep every body that spells it).
+FACTORY_APPS: frozenset[str] = frozenset().union(
+    *(fw.instance_classes for fw in FRAMEWORKS.values() if fw is not RQ)
+)
+
 #: Rules for a homegrown decorator with no ``framework``: its mapped fields, nothing else.
 CUSTOM = Rules(framework="custom", fields=())
 
 __all__ = [
     "CUSTOM",
     "DELIVERY_KINDS",
+    "FACTORY_APPS",
     "FIELD_KINDS",
     "FRAMEWORKS",
     "Evaluation",
