@@ -13,8 +13,8 @@ place in it can. What can, and therefore keeps the file a candidate:
   framework or of a declared decorator's module (:func:`.reach.framework_paths`) or of a scanned
   or relative module (which may lack the name, fail to parse or lead on to a framework),
   anywhere in the file; bound more than once at module level (an ambiguous name), or declared
-  ``global``; bound by an assignment, a class or another statement whose names are not all
-  plainly bound (an unbound name, a builtin, a def, an import of an outside module that is no
+  ``global``; bound by an assignment, a class, a def (a factory may return an app) or another
+  statement whose names are not all plainly bound (an unbound name, a builtin, a def, an import of an outside module that is no
   framework's);
 - a star import of a scanned module or a framework's; the file being a declared decorator's
   module;
@@ -272,10 +272,16 @@ class _Proof:
         if len(bindings) > 1:
             return False
         binding = bindings[0]
-        if isinstance(binding, (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.AsyncFunctionDef)):
-            return True  # an outside module's name (scanned imports are refused above), a def
-        if isinstance(binding, ast.ClassDef):
-            values: list[ast.expr] = [*binding.bases, *(k.value for k in binding.keywords)]
+        if isinstance(binding, (ast.Import, ast.ImportFrom)):
+            return True  # an outside module's name (scanned imports are refused above)
+        if isinstance(binding, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            # a factory may return an app (the resolver reads what it returns): every name
+            # its body reads must be plainly bound
+            values: list[ast.expr] = [
+                node for node in ast.walk(binding) if isinstance(node, ast.Name)
+            ]
+        elif isinstance(binding, ast.ClassDef):
+            values = [*binding.bases, *(k.value for k in binding.keywords)]
         elif isinstance(binding, (ast.Assign, ast.AnnAssign)) and binding.value is not None:
             values = [binding.value]
         else:
