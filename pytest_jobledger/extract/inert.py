@@ -14,8 +14,8 @@ place in it can. What can, and therefore keeps the file a candidate:
   or relative module (which may lack the name, fail to parse or lead on to a framework),
   anywhere in the file; bound more than once at module level (an ambiguous name), or declared
   ``global``; bound by an assignment, a class, a def (a factory may return an app) or another
-  statement whose names are not all plainly bound (an unbound name, a builtin, a def, an import of an outside module that is no
-  framework's);
+  statement whose names are not all plainly bound (an unbound name, a builtin, an import of an
+  outside module that is no framework's);
 - a star import of a scanned module or a framework's; the file being a declared decorator's
   module;
 - a place word of :data:`.prefilter.SITE_WORDS` (an enqueueing method, Celery's settings);
