@@ -1,6 +1,6 @@
 """A synthetic source tree shaped like a real application's, for ``extract_bench.py``.
 
-    python benchmarks/repo_tree.py DIR [--modules 10000] [--seed 8] [--shape synthetic|real]
+    python benchmarks/repo_tree.py DIR [--modules 10000] [--seed 8] [--shape SHAPE]
 
 The shape follows what was measured on real Celery, Dramatiq, RQ and Huey applications:
 
@@ -20,6 +20,9 @@ functions, call ``.delay()``, ``.send()`` and ``.apply_async()``, keep ``task_id
 Celery settings; a few call ``app.send_task`` or a task function directly, so the text scan must
 parse them), about one file in twenty registers jobs (Celery and Dramatiq shapes), and about one
 in a hundred is a very large module (migrations, generated code) that registers none.
+``--shape lookalike`` (:mod:`lookalike_tree`): most modules spell ``task``, ``job`` or ``actor``
+and register nothing (service classes, progress bars, asyncio, a homegrown scheduler, models,
+tests), a few are 5,000 lines long.
 
 Everything is derived from ``--seed``, so two runs write the same bytes. The tree is a
 ``src/``-layout project with ``[tool.jobledger]`` and an overlay that signs every job's cells
@@ -31,6 +34,7 @@ from __future__ import annotations
 import argparse
 import random
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -577,14 +581,27 @@ def _write(path: Path, text: str) -> None:
     path.write_text(text, encoding="utf-8")
 
 
+#: The shapes a tree can be written in (``lookalike``: :mod:`lookalike_tree`).
+SHAPES = ("synthetic", "real", "lookalike")
+
+
+def writer(shape: str) -> Callable[[Path, int, int], Tree]:
+    """The function that writes a tree of ``shape``."""
+    if shape == "lookalike":
+        from lookalike_tree import write_lookalike_tree
+
+        return write_lookalike_tree
+    return write_real_tree if shape == "real" else write_tree
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("root", type=Path)
     parser.add_argument("--modules", type=int, default=10_000)
     parser.add_argument("--seed", type=int, default=8)
-    parser.add_argument("--shape", choices=("synthetic", "real"), default="synthetic")
+    parser.add_argument("--shape", choices=SHAPES, default="synthetic")
     args = parser.parse_args(argv)
-    write = write_real_tree if args.shape == "real" else write_tree
+    write = writer(args.shape)
     tree = write(args.root, args.modules, args.seed)
     print(
         f"{len(tree.modules)} modules: {len(tree.job_modules)} register "

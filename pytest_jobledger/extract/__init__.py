@@ -12,11 +12,12 @@ settings; ``imports`` for a job framework without a table; ``celery_config`` + `
 for Celery's routes and beat schedule) -> ``ignores`` (accepted places, from comments) ->
 ``rows`` + ``arguments`` + ``values`` (what a registration says) -> ``engine`` (the driver;
 ``overruled``: what the configuration asked for that it overruled or could not find).
-Speed: ``prefilter`` (which files can register, from their text), ``reading`` (bytes and their
-digest, or a located problem), ``reduce`` (less for libcst to parse), ``filescan`` (one candidate
-file scanned), ``parallel`` (worker processes when there are many), ``cache`` + ``cachekey`` +
-``deps`` (the content cache, its machine key, what a row was made from). ``wrapper``: what a
-declared wrapper's own body sets.
+Speed: ``prefilter`` (which files can register, from their text; ``reach``: where a job
+decorator can come from), ``inert`` (a candidate proved from CPython's tree to yield nothing is
+not parsed), ``reading`` (bytes and their digest, or a located problem), ``reduce`` (less for
+libcst to parse), ``filescan`` (one candidate file scanned), ``parallel`` (worker processes when
+there are many), ``cache`` + ``cachekey`` + ``deps`` (the content cache, its machine key, what a
+row was made from). ``wrapper``: what a declared wrapper's own body sets.
 Extraction knows nothing of overlays, the gate or pytest.
 """
 

@@ -101,6 +101,9 @@ class ScanRecord:
     cited: tuple[Unsupported, ...]
     matched: tuple[str, ...]
     trail: Trail
+    #: Proved to yield nothing without a parse (:mod:`.inert`), valid only while the file
+    #: still reaches no job framework (:mod:`.reach`).
+    inert: bool = False
 
 
 @dataclass
@@ -295,6 +298,7 @@ def _dump_scan(record: ScanRecord) -> dict[str, Any]:
         "modules": dict(record.trail.modules),
         "files": dict(record.trail.files),
         "skipped": sorted(record.trail.skipped),
+        "inert": record.inert,
     }
 
 
@@ -381,6 +385,7 @@ def _load_scan(item: Mapping[str, Any]) -> ScanRecord:
         cited=tuple(_unsupported(entry) for entry in item["cited"]),
         matched=tuple(_strings(item["matched"])),
         trail=Trail(modules=modules, files=files, skipped=set(_strings(item["skipped"]))),
+        inert=_bool(item["inert"]),
     )
 
 

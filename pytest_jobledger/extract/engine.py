@@ -29,6 +29,7 @@ from .cache import FileRecord, ScanRecord, Snapshot, Store, open_store, settled,
 from .deps import digest
 from .discovery import Excludes, SourceFile, iter_source_files
 from .ignores import apply as apply_ignores
+from .inert import Setting, prove_inert, unrefused
 from .limits import MAX_FILE_BYTES_CEILING
 from .overruled import overruled
 from .prefilter import (
@@ -41,6 +42,7 @@ from .prefilter import (
     bind_facts,
     byte_facts,
     decode_source,
+    spelled_index,
     text_facts,
 )
 from .reading import FileReader
@@ -93,6 +95,8 @@ class _Counts:
     read: int = 0
     parsed: int = 0
     jobs: int = 0
+    #: Candidates proved to yield nothing without a parse (:mod:`.inert`).
+    proved: int = 0
 
 
 @dataclass
@@ -153,7 +157,15 @@ class Extractor:
             else:
                 todo.append(source)
         self._aliases = words.aliases
+        setting = Setting.of(self.config, self.by_module, words, self._reader(), self._trees)
+        if self.prefilter:  # a candidate proved to yield nothing is not parsed
+            proved = prove_inert(todo, records, setting)
+            self.counts.proved += len(proved)
+            scans.update(proved)
+            todo = [source for source in todo if source.rel_path not in proved]
         scans.update(self._scan(todo, words if self.prefilter else None))
+        if not self.prefilter:  # the same proof, for what it spares: libcst's limits
+            scans.update(unrefused(todo, records, scans, setting))
         self._trees.clear()
         ledger, matched = self._assemble(records, candidates, scans, reported)
         # nothing changed: what the tree said of unmatched decorators still holds
@@ -187,7 +199,10 @@ class Extractor:
             if spelled is None:
                 grew = self._extend(records, texts, facts_words, beyond)
                 if grew:
-                    spelled = self._spelled(records, texts)
+                    spelled = spelled_index(
+                        self.files,
+                        lambda f: None if records[f.rel_path].problem else self._text(f, texts),
+                    )
             else:
                 paths = set().union(*(spelled.get(word, ()) for word in beyond))
                 grew = self._extend(records, texts, facts_words, beyond, paths)
@@ -238,9 +253,7 @@ class Extractor:
     def _read_binds(
         self, source: SourceFile, data: bytes, text: str, keep: bool
     ) -> tuple[tuple[str, tuple[str, ...]], ...] | None:
-        if len(data) > LARGE_FILE_BYTES:
-            return self._scanning(None).summary_binds(source)
-        tree = ast_module(data, text)
+        tree = ast_module(data, text, vet_over=LARGE_FILE_BYTES)
         if tree is not None:
             binds = bind_facts(tree)
             if keep and self._tree_bytes + len(data) <= _TREE_BYTES:
@@ -303,25 +316,6 @@ class Extractor:
                 return None
             text = texts[source.rel_path] = _decoded(data)
         return text
-
-    def _spelled(
-        self, records: Mapping[str, FileRecord], texts: dict[str, str | bytes]
-    ) -> dict[str, set[str]]:
-        """Which files spell each identifier (an alias chain across files grows by one file per
-        round: each round then costs its new words, not another pass over the tree). Built once,
-        in time linear in the tree, and only when a second round is needed."""
-        spelled: dict[str, set[str]] = {}
-        for source in self.files:
-            if records[source.rel_path].problem is not None:
-                continue
-            text = self._text(source, texts)
-            if text is None:
-                continue
-            if isinstance(text, bytes):
-                text = text.decode("utf-8", "replace")
-            for word in set(_IDENTIFIER.findall(text)):
-                spelled.setdefault(word, set()).add(source.rel_path)
-        return spelled
 
     def _still_valid(
         self,

@@ -57,12 +57,13 @@ import sys
 import tokenize
 import unicodedata
 import warnings
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TypeAlias
 
 from ..project import Config
+from .discovery import SourceFile
 from .frameworks.celery import CONFIG_WORDS
 from .frameworks.enqueue import ENQUEUE_WORDS
 from .frameworks.settings import ARQ_WORKER_WORDS, SETTINGS_MODULES
@@ -97,10 +98,10 @@ _ALIAS_PATTERN_LIMIT = 200
 #: MemoryError, never a crash); 3.10 does not, so there a file is measured first, as for libcst.
 #: Larger files are measured first everywhere, so that ``ast`` never sees more than this unvetted.
 _AST_UNVETTED_BYTES = 1024 * 1024 if sys.version_info >= (3, 11) else 0
-#: A file larger than this has its bindings read through libcst's path (measured once, and the
-#: summary or the refusal kept for the scan), never measured once for ``ast`` and again for
-#: libcst, nor handed to ``ast`` unmeasured (200 KB of dense calls cost ``ast`` 100 MB). Ordinary
-#: modules are smaller; a larger one that may bind an alias costs a libcst parse instead.
+#: A file larger than this is measured (:func:`.limits.measure`) before ``ast`` reads its
+#: bindings, never handed to ``ast`` unmeasured (200 KB of dense calls cost ``ast`` 100 MB). A
+#: large module that spells a framework word is usually one that registers nothing (a migration,
+#: a test module): measuring and ``ast`` cost a tenth of the libcst parse it had before.
 LARGE_FILE_BYTES = 64 * 1024
 
 #: After a word: what may sit between a callee's last part and its ``(``.
@@ -338,10 +339,13 @@ def decode_source(data: bytes) -> str:
 # -- bindings that may define an alias (point 2) ---------------------------------------------
 
 
-def ast_module(data: bytes, text: str) -> ast.Module | None:
+def ast_module(data: bytes, text: str, *, vet_over: int | None = None) -> ast.Module | None:
     """CPython's parse of a file (it parses and never runs anything), or ``None`` when it cannot
-    parse it or the file is over the limits libcst is held to (:func:`.limits.measure`)."""
-    if len(data) > _AST_UNVETTED_BYTES:
+    parse it or the file is over the limits libcst is held to (:func:`.limits.measure`), which
+    is checked first for a file over ``vet_over`` bytes (never more than
+    :data:`_AST_UNVETTED_BYTES`)."""
+    limit = _AST_UNVETTED_BYTES if vet_over is None else min(vet_over, _AST_UNVETTED_BYTES)
+    if len(data) > limit:
         cost = measure(text)
         if cost.too_deep_line is not None or cost.too_much_work_line is not None:
             return None
@@ -427,3 +431,21 @@ def alias_closure(binds: Iterable[BindFact], words: Words) -> set[str]:
                 found.add(name)
                 todo.append(name)
     return found
+
+
+def spelled_index(
+    files: Iterable[SourceFile], text_of: Callable[[SourceFile], str | bytes | None]
+) -> dict[str, set[str]]:
+    """Which files spell each identifier (an alias chain across files grows by one file per
+    round: each round then costs its new words, not another pass over the tree). Built once,
+    in time linear in the tree, and only when a second round is needed."""
+    spelled: dict[str, set[str]] = {}
+    for source in files:
+        text = text_of(source)
+        if text is None:
+            continue
+        if isinstance(text, bytes):
+            text = text.decode("utf-8", "replace")
+        for word in set(_IDENTIFIER.findall(text)):
+            spelled.setdefault(word, set()).add(source.rel_path)
+    return spelled

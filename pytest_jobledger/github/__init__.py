@@ -7,5 +7,7 @@ that presents findings in a workflow, and the composite action's entry point.
 - ``summary``: the Markdown job summary within GitHub's byte limit, and ``runbook``: its rows of
   the jobs a pull request changed;
 - ``plugin``: the ``jobledger_github`` pytest plugin (annotations, summary, SARIF, outputs);
-- ``action``: what ``action.yml`` runs (``python -m pytest_jobledger.github.action``).
+- ``action``: what ``action.yml`` runs (``python -m pytest_jobledger.github.action``);
+- ``install_key``: the key of the action's private venv (what it was made from), run by path
+  before the tool is installed, so a matching venv is reused.
 """

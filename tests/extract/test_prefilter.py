@@ -59,6 +59,70 @@ def test_the_prefilter_skips_files_that_cannot_register(tmp_path: Path) -> None:
     assert extractor.counts.parsed == 1
 
 
+LOOKALIKES = {
+    "shop/progress.py": (
+        "from rich.progress import Progress\n\n\ndef copy(items):\n"
+        "    with Progress() as progress:\n        task = progress.add_task('copy', total=3)\n"
+        "        progress.update(task, advance=1)\n"
+    ),
+    "shop/gather.py": (
+        "import asyncio\n\n\nasync def gather(urls):\n"
+        "    tasks = [asyncio.create_task(u) for u in urls]\n"
+        "    return await asyncio.gather(*tasks)\n"
+    ),
+    "shop/service.py": (
+        "class SyncService:\n    def sync_task(self, task):\n        return self.run_task(task)\n\n"
+        "    def run_task(self, task):\n        return task.execute()\n"
+    ),
+}
+
+
+def test_a_file_that_only_spells_a_job_word_is_not_parsed(tmp_path: Path) -> None:
+    """Progress bars, asyncio and a service's ``*_task`` methods are candidates by their text;
+    CPython's tree proves they bind nothing that leads to a job decorator, so libcst never
+    parses them, and the ledger is the one that parses everything."""
+    (tmp_path / "shop").mkdir()
+    (tmp_path / "shop" / "__init__.py").write_text("")
+    (tmp_path / "shop" / "worker.py").write_text('from celery import Celery\napp = Celery("s")\n')
+    (tmp_path / "shop" / "tasks.py").write_text(
+        "from shop.worker import app\n\n\n@app.task\ndef f():\n    pass\n"
+    )
+    for rel, text in LOOKALIKES.items():
+        (tmp_path / rel).write_text(text)
+    extractor = engine.Extractor(_config(tmp_path), workers=1)
+    ledger = extractor.run().ledger
+    assert [job.id for job in ledger.jobs] == ["shop.tasks.f"]
+    assert (extractor.counts.parsed, extractor.counts.proved) == (1, 3)
+    assert ledger.dumps() == engine.extract(_config(tmp_path), prefilter=False).ledger.dumps()
+
+
+def test_a_look_alike_that_can_reach_a_job_decorator_is_parsed(tmp_path: Path) -> None:
+    """The proof fails, and the file is parsed, when a place's name may lead somewhere: bound by
+    an import of a scanned module (which may lack the name), twice at module level, or
+    an attribute named exactly like a framework's decorator on an unknown object."""
+    (tmp_path / "shop").mkdir()
+    (tmp_path / "shop" / "__init__.py").write_text("")
+    (tmp_path / "shop" / "util.py").write_text("def run_task(x):\n    return x\n")
+    (tmp_path / "shop" / "imported.py").write_text(
+        "from shop.util import run_task\n\n\n@run_task\ndef g():\n    pass\n"
+    )
+    (tmp_path / "shop" / "twice.py").write_text(
+        "import os\nif os.sep:\n    def my_task(f):\n        return f\nelse:\n"
+        "    def my_task(f):\n        return f\n\n\n@my_task\ndef h():\n    pass\n"
+    )
+    (tmp_path / "shop" / "factory.py").write_text(
+        "def make(x):\n    @x.task\n    def k():\n        pass\n"
+    )
+    extractor = engine.Extractor(_config(tmp_path), workers=1)
+    ledger = extractor.run().ledger
+    assert (extractor.counts.parsed, extractor.counts.proved) == (3, 1)  # util.py's own def
+    assert sorted(item.pattern.value for item in ledger.unsupported) == [
+        "ambiguous-name",
+        "factory-registration",
+    ]
+    assert ledger.dumps() == engine.extract(_config(tmp_path), prefilter=False).ledger.dumps()
+
+
 def test_canonical_spellings_keep_the_last_part() -> None:
     """Point 1 of the argument: a canonical spelling never changes the last part of a decorator
     key. A whole name mapped to a decorator key (``celery.app.shared_task``) keeps it; any other

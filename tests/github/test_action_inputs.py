@@ -145,9 +145,11 @@ def test_every_interpreter_the_action_starts_is_isolated() -> None:
     for step in action_steps().values():
         script = str(step["run"])
         starts += re.findall(r'"\$(?:JOBLEDGER_PYTHON|py|JOBLEDGER_VENV_PYTHON)" (\S+ \S+)', script)
-    assert starts == ["-I -m", "-I -m", "-I -m"]
+    key = '-I "$JOBLEDGER_ACTION_PATH/pytest_jobledger/github/install_key.py"'
+    assert starts == [key, "-I -m", "-I -m", "-I -m"]
     install = str(action_steps()["install"]["run"]).splitlines()
     cd = next(i for i, line in enumerate(install) if line.startswith('cd "$(mktemp -d'))
+    assert cd < next(i for i, line in enumerate(install) if "install_key.py" in line)
     assert cd < next(i for i, line in enumerate(install) if "-m venv" in line)
 
 
