@@ -19,11 +19,11 @@ job, or ``logger.info(...)``, opens no other module. The word is noted in the sc
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 import libcst as cst
 
-from ..ledger.model import Job, JSONValue, Pattern, Unsupported
+from ..ledger.model import Job, Pattern, Unsupported
 from ..project import Config
 from . import advice
 from .arguments import CallArguments, read
@@ -50,7 +50,8 @@ from .records import (
 from .refs import Ref
 from .resolve import ProjectIndex
 from .rows import RowBuilder, Scope
-from .values import Known, source_text
+from .schedules import scheduled
+from .values import source_text
 
 
 @dataclass
@@ -138,36 +139,7 @@ class Sites:
             yield problem
             return
         job = self.rows.job(summary, site.target, summary, site.line, match, ref, args)
-        yield self._scheduled(summary, site, job)
-
-    def _scheduled(self, summary: ModuleSummary, site: DecoratorSite, job: Job) -> Job:
-        """``job`` with what a schedule decorator stacked on the same def says (procrastinate's
-        ``@app.periodic(cron=...)``): its keyword arguments, under the framework's option."""
-        schedules = FRAMEWORKS[job.framework].schedules if job.framework in FRAMEWORKS else {}
-        if not schedules:
-            return job
-        options, unresolved = dict(job.options), dict(job.unresolved)
-        for other in summary.decorated:
-            node = other.decorator
-            if other.target is not site.target or not isinstance(node, cst.Call):
-                continue
-            ref, local = resolve_in(self.index, summary, node.func, other.context)
-            option = schedules.get(ref.key) if ref is not None and not local else None
-            if option is None:
-                continue
-            facts: dict[str, JSONValue] = {}
-            for arg in node.args:
-                if arg.keyword is None:
-                    continue
-                value = self.index.value(summary, arg.value)
-                if isinstance(value, Known):
-                    facts[arg.keyword.value] = value.value
-                else:
-                    unresolved[f"options.{option}.{arg.keyword.value}"] = value.reason
-            options[option] = facts
-        return replace(
-            job, options=dict(sorted(options.items())), unresolved=dict(sorted(unresolved.items()))
-        )
+        yield scheduled(self.index, summary, site, job)
 
     # -- call sites --------------------------------------------------------------------------
 
