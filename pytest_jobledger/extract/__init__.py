@@ -8,8 +8,9 @@ resolved name of ``refs``) -> ``sites`` + ``matching`` +
 ``frameworks`` (what registers a job; ``binding``: the evidence a place needs, by binding never by
 spelling; ``advice``: what a problem says; ``enqueue`` for RQ's enqueued
 functions, merged one row per function by ``enqueued``; ``worker_settings`` for arq's and SAQ's
-settings; ``schedules`` for a schedule stacked on a job's decorator; ``imports`` for a job framework without a table; ``celery_config`` + ``celery_facts``
-for Celery's routes and beat schedule) -> ``ignores`` (accepted places, from comments) ->
+settings; ``schedules`` for a schedule stacked on a job's decorator; ``imports`` for a job
+framework without a table; ``celery_config`` + ``celery_facts`` for Celery's routes and beat
+schedule) -> ``ignores`` (accepted places, from comments) ->
 ``rows`` + ``arguments`` + ``values`` (what a registration says) -> ``engine`` (the driver;
 ``overruled``: what the configuration asked for that it overruled or could not find).
 Speed: ``prefilter`` (which files can register, from their text; ``reach``: where a job
