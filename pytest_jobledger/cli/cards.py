@@ -18,7 +18,7 @@ from typing import Any
 
 from ..core.paths import Shown
 from ..core.redact import redact
-from ..core.text import clip, one_line
+from ..core.text import clip, one_line, plural
 from ..findings import Finding
 from ..gate.committed import COMMITTED, Snapshot
 from ..verdict import Evidence, Fact, JobFacts, Reason, Verdict, tiers
@@ -134,7 +134,7 @@ def verdict_card(verdict: Verdict, audit: str, shown: Shown | None = None) -> li
     request = verdict.request
     count = ""
     if request.count is not None:
-        count = f" of {request.count} job" + ("s" if request.count != 1 else "")
+        count = f" of {plural(request.count, 'job')}"
     lines = [
         one_line(f"{verdict.answer.value.upper()}: {request.action.value}{count} of {request.job}")
     ]

@@ -11,7 +11,7 @@ from typing import Any
 
 from ..core.errors import ConfigError
 from ..core.paths import Shown
-from ..core.text import one_line, say
+from ..core.text import one_line, plural, say
 from ..extract import extract
 from ..gate.status import empty_scan
 from ..ledger.model import Ledger
@@ -122,7 +122,10 @@ def run(args: argparse.Namespace) -> int:
     for line in problem_lines(ledger, shown):
         say(one_line(line), file=sys.stderr)
     count = len(problems_of(ledger))
-    note(args, f"jobledger: wrote {target}: {len(ledger.jobs)} jobs, {count} problems")
+    note(
+        args,
+        f"jobledger: wrote {target}: {plural(len(ledger.jobs), 'job')}, {plural(count, 'problem')}",
+    )
     return 1 if count else 0
 
 

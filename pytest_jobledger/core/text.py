@@ -41,6 +41,12 @@ def checked_out(text: str) -> str:
     return text.replace("\r\n", "\n")
 
 
+def plural(count: int, noun: str, many: str | None = None) -> str:
+    """``1 orphan``, ``2 orphans`` (``many`` when the plural is not ``noun + "s"``): every count a
+    person reads is worded so."""
+    return f"{count} {noun if count == 1 else many or noun + 's'}"
+
+
 def clip(text: str, limit: int, *, ellipsis: str = ELLIPSIS) -> str:
     """``text`` cut to at most ``limit`` characters, the cut marked with ``ellipsis``."""
     if len(text) <= limit:

@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from ..core.outside import append_runner_file
+from ..core.text import plural
 from ..findings import ChangeReport, Finding, Kind, Level
 from ..reporters.changes import render_markdown
 from ..reporters.markdown import Budget, code, escape_markdown, size_of
@@ -45,11 +46,6 @@ def others(findings: Iterable[Finding]) -> dict[Level, int]:
 
 def _heading(kind: Kind, rows: list[Finding]) -> str:
     return f"{kind.heading} ({len(rows)})"
-
-
-def plural(count: int, noun: str, many: str | None = None) -> str:
-    """``1 orphan``, ``2 orphans`` (``many`` when the plural is not ``noun + "s"``)."""
-    return f"{count} {noun if count == 1 else many or noun + 's'}"
 
 
 #: The summary's three groups, in the order a reviewer needs them: what blocks the merge, what

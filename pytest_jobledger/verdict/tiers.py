@@ -22,6 +22,7 @@ import enum
 from dataclasses import dataclass
 from typing import Any
 
+from ..core.text import plural
 from .facts import JobFacts
 from .model import Action, Request
 
@@ -151,7 +152,7 @@ def credential_step(facts: JobFacts, request: Request) -> str:
     scope = credential_scope(facts, request)
     queue = f"queue {scope['queue']}" if scope["queue"] else "the job's queue (not in the ledger)"
     ticket = f"ticket {scope['ticket']}" if scope["ticket"] else "a ticket (none was given)"
-    jobs = f"{scope['count']} job" + ("s" if scope["count"] != 1 else "")
+    jobs = plural(scope["count"], "job")
     return (
         f"get a credential scoped to this job ({request.job}), {queue}, {ticket} and {jobs}, "
         "issued just in time for this action and revoked after it; jobledger never holds, asks "

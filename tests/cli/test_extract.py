@@ -40,7 +40,7 @@ def test_writes_the_configured_ledger_and_exits_0(
     assert main(["extract", "--root", str(root)]) == 0
     ledger = json.loads((root / "generated/job_ledger.json").read_text())
     assert [job["id"] for job in ledger["jobs"]] == ["billing.tasks.capture_invoice"]
-    assert "1 jobs, 0 problems" in capsys.readouterr().err
+    assert "1 job, 0 problems" in capsys.readouterr().err
 
 
 def test_dash_prints_instead_of_writing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -210,7 +210,7 @@ def test_a_decorator_table_that_names_nothing_is_a_warning(
         'warning: pyproject.toml: [tool.jobledger.decorators."vendor.queue.job"] names nothing '
         "in the scanned tree and no registration uses it; check the name and paths",
     ]
-    assert err[-1].endswith("1 jobs, 0 problems")
+    assert err[-1].endswith("1 job, 0 problems")
 
 
 def test_an_external_decorator_in_use_is_not_a_warning(
