@@ -335,7 +335,9 @@ class ProjectIndex:
             return None
         found: set[str | None] = set()
         for value in function.returns:
-            if isinstance(value, cst.Call):
+            if value is None:
+                found.add(None)
+            elif isinstance(value, cst.Call):
                 made = self.resolve_expr(module, self.unchained(value).func, depth + 1)
                 key = self.instance_key(made, depth + 1) if made is not None else None
                 found.add(key if key in FACTORY_APPS else None)

@@ -290,7 +290,7 @@ class _Walker(Expressions):
         line = self._line(node.name, twin)
         qualpath = ".".join([*context.classes, name]) if not context.in_function else name
         factory = not context.in_function and not context.classes
-        returns = returned_values(node.body) if factory else ()
+        returns = returned_values(node.body, node.params) if factory else ()
         info = FunctionInfo(name, qualpath, line, node.params, first_statement(node.body), returns)
         if not context.in_function:
             self.summary.functions.setdefault(qualpath, info)

@@ -38,3 +38,20 @@ def make_registry():
 
 
 registry = make_registry()
+
+
+def passthrough(app):
+    """Hands back the app it was given: a parameter, not an app this factory makes."""
+    return app
+
+
+def rebuilt():
+    """Binds its name twice (a loop rebinds it): no one provable value."""
+    made = Celery("first")
+    for made in (object(),):
+        pass
+    return made
+
+
+given = passthrough(object())
+twice = rebuilt()
