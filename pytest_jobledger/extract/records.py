@@ -77,75 +77,6 @@ def first_statement(body: cst.BaseSuite) -> cst.CSTNode | None:
     return None
 
 
-def returned_values(
-    body: cst.BaseSuite, params: cst.Parameters
-) -> tuple[cst.BaseExpression | None, ...]:
-    """What a module-level function returns, for an app factory (``def make_app(): app =
-    Celery(...); ...; return app``): each ``return`` value of its own body (not of a function or
-    class inside it), a returned local name replaced by every value it is assigned, and ``None``
-    for each way it is bound that holds no provable value (a parameter, a loop, ``with``, an
-    import...). A name the function does not bind is the module's, kept as written."""
-    returns: list[cst.BaseExpression] = []
-    #: Each local name's values: an assigned expression, or ``None`` for a value nobody can
-    #: prove (a parameter, a loop variable, an import...).
-    assigned: dict[str, list[cst.BaseExpression | None]] = {}
-    for param in (*params.posonly_params, *params.params, *params.kwonly_params):
-        assigned.setdefault(param.name.value, []).append(None)  # a caller's value
-    for star in (params.star_arg, params.star_kwarg):
-        if isinstance(star, cst.Param):
-            assigned.setdefault(star.name.value, []).append(None)
-
-    def rebound(node: cst.CSTNode | None) -> None:
-        """Names a statement binds some other way (a loop, ``with``, ``except``, an import,
-        ``:=``, ``global``, ``del``): none of them is one provable value."""
-        for name in _names_in(node):
-            assigned.setdefault(name.value, []).append(None)
-
-    def walk(node: cst.CSTNode) -> None:
-        if isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
-            return
-        if isinstance(node, cst.Return) and node.value is not None:
-            returns.append(node.value)
-        elif isinstance(node, cst.Assign):
-            for target in node.targets:
-                if isinstance(target.target, cst.Name):
-                    assigned.setdefault(target.target.value, []).append(node.value)
-                else:
-                    rebound(target.target)
-        elif isinstance(node, cst.AnnAssign) and isinstance(node.target, cst.Name):
-            if node.value is not None:
-                assigned.setdefault(node.target.value, []).append(node.value)
-        elif isinstance(node, (cst.AugAssign, cst.NamedExpr, cst.For, cst.CompFor)):
-            rebound(node.target)
-        elif isinstance(node, cst.AsName):
-            rebound(node.name)
-        elif isinstance(node, (cst.Global, cst.Nonlocal, cst.Del, cst.Import, cst.ImportFrom)):
-            rebound(node)
-        for child in node.children:
-            walk(child)
-
-    for statement in body.body if isinstance(body, cst.IndentedBlock) else ():
-        walk(statement)
-    resolved: list[cst.BaseExpression | None] = []
-    for value in returns:
-        values = assigned.get(value.value) if isinstance(value, cst.Name) else None
-        if values is None:
-            resolved.append(value)  # not bound here: the module's name, read as written
-        else:
-            resolved.extend(values)  # each value the name may hold when it is returned
-    return tuple(resolved)
-
-
-def _names_in(node: cst.CSTNode | None) -> list[cst.Name]:
-    """Every plain name in ``node`` (the names a binding statement binds, and perhaps more: more
-    only makes a value less provable)."""
-    if node is None:
-        return []
-    if isinstance(node, cst.Name):
-        return [node]
-    return [name for child in node.children for name in _names_in(child)]
-
-
 @dataclass(frozen=True)
 class FunctionInfo:
     """A function definition, holding only what extraction reads (not its body), so a parsed
@@ -156,8 +87,6 @@ class FunctionInfo:
     line: int
     params: cst.Parameters
     first_statement: cst.CSTNode | None
-    #: What a module-level function returns (:func:`returned_values`): an app factory's app.
-    returns: tuple[cst.BaseExpression | None, ...] = ()
 
     def docstring(self) -> str | None:
         """Read only for jobs: decoding every function's docstring would cost more than the walk."""
@@ -233,6 +162,9 @@ class ModuleSummary:
     references: list[Reference] = field(default_factory=list)
     attribute_assigns: list[AttributeAssign] = field(default_factory=list)
     functions: dict[str, FunctionInfo] = field(default_factory=dict)
+    #: What each module-level function returns (:func:`.scopes.returned_values`): an app
+    #: factory's app, read by :meth:`.resolve.ProjectIndex.made_by`.
+    returns: dict[str, tuple[cst.BaseExpression | None, ...]] = field(default_factory=dict)
     classes: dict[str, ClassInfo] = field(default_factory=dict)
     #: The identifiers of the function bodies not parsed (:mod:`.reduce`): were one of them
     #: relevant, the module would have to be parsed again.

@@ -331,10 +331,13 @@ class ProjectIndex:
         of the same class; a refusal when only some are (the app exists on some paths only, so a
         registration on it cannot be proved either way); else ``None``."""
         function, module = callee.function, callee.module
-        if function is None or module is None or not function.returns or depth > MAX_DEPTH:
+        if function is None or module is None or depth > MAX_DEPTH:
+            return None
+        returns = module.returns.get(function.qualpath)
+        if not returns:
             return None
         found: set[str | None] = set()
-        for value in function.returns:
+        for value in returns:
             if value is None:
                 found.add(None)
             elif isinstance(value, cst.Call):

@@ -23,6 +23,9 @@ class LocalBinding:
     kind: str
     target: str | None = None
     node: cst.FunctionDef | None = None
+    #: What a plain ``name = value`` (or ``name: T = value``) assigns: what an app factory's
+    #: returned local holds (:func:`returned_values`).
+    value: cst.BaseExpression | None = None
 
 
 @dataclass(eq=False)
@@ -41,6 +44,8 @@ class Scope:
     #: The declared globals this scope assigns: module-level bindings (a ``global`` alone
     #: rebinds nothing).
     rebound_globals: set[str] = field(default_factory=set)
+    #: The values of this function's own ``return`` statements (what an app factory returns).
+    returns: list[cst.BaseExpression] = field(default_factory=list)
 
     def bind(self, name: str, binding: LocalBinding) -> None:
         if name in self.declared_global:
@@ -116,10 +121,12 @@ def bind_statement(node: cst.CSTNode, scope: Scope, package: str) -> None:
             scope.bind(local, LocalBinding("import", target))
     elif isinstance(node, cst.Assign):
         for assigned in node.targets:
-            bind_in(assigned.target, scope)
+            bind_in(assigned.target, scope, node.value)
     elif isinstance(node, (cst.AnnAssign, cst.AugAssign)):
-        if not isinstance(node, cst.AnnAssign) or node.value is not None:
+        if isinstance(node, cst.AugAssign):
             bind_in(node.target, scope)
+        elif node.value is not None:
+            bind_in(node.target, scope, node.value)
     elif isinstance(node, cst.Del):
         bind_in(node.target, scope)
     elif isinstance(node, cst.Nonlocal):
@@ -130,10 +137,13 @@ PARAM = LocalBinding("param")
 OTHER = LocalBinding("other")
 
 
-def bind_in(target: cst.BaseExpression, scope: Scope) -> None:
-    """The names an assignment target binds in ``scope`` (an attribute or item binds none)."""
+def bind_in(
+    target: cst.BaseExpression, scope: Scope, value: cst.BaseExpression | None = None
+) -> None:
+    """The names an assignment target binds in ``scope`` (an attribute or item binds none);
+    ``value``: what a plain name target is assigned."""
     if isinstance(target, cst.Name):
-        scope.bind(target.value, OTHER)
+        scope.bind(target.value, OTHER if value is None else LocalBinding("other", value=value))
     elif isinstance(target, (cst.Tuple, cst.List)):
         for element in target.elements:
             bind_in(element.value, scope)
@@ -167,3 +177,19 @@ def names_read(node: cst.FunctionDef | cst.ClassDef) -> frozenset[str]:
 
     node.body.visit(_Collect())
     return frozenset(found)
+
+
+def returned_values(scope: Scope) -> tuple[cst.BaseExpression | None, ...]:
+    """What a module-level function returns, for an app factory (``def make_app(): app =
+    Celery(...); ...; return app``), from its scope as the walk filled it: each ``return`` value,
+    a returned local name replaced by every value it is assigned, and ``None`` for each way it
+    is bound that holds no provable value (a parameter, a loop, ``with``, ``:=``, an import...).
+    A name the function does not bind is the module's, kept as written."""
+    found: list[cst.BaseExpression | None] = []
+    for value in scope.returns:
+        bindings = scope.lookup(value.value) if isinstance(value, cst.Name) else None
+        if bindings is None:
+            found.append(value)
+        else:
+            found.extend(binding.value for binding in bindings)
+    return tuple(found)

@@ -33,7 +33,6 @@ from .records import (
     dotted_name,
     first_statement,
     replace_context,
-    returned_values,
 )
 from .scopes import (
     OTHER,
@@ -44,6 +43,7 @@ from .scopes import (
     function_scope,
     import_target,
     names_read,
+    returned_values,
 )
 
 
@@ -289,9 +289,7 @@ class _Walker(Expressions):
         name = node.name.value
         line = self._line(node.name, twin)
         qualpath = ".".join([*context.classes, name]) if not context.in_function else name
-        factory = not context.in_function and not context.classes
-        returns = returned_values(node.body, node.params) if factory else ()
-        info = FunctionInfo(name, qualpath, line, node.params, first_statement(node.body), returns)
+        info = FunctionInfo(name, qualpath, line, node.params, first_statement(node.body))
         if not context.in_function:
             self.summary.functions.setdefault(qualpath, info)
         if not context.in_function and not context.classes:
@@ -309,6 +307,8 @@ class _Walker(Expressions):
             scope=scope,
         )
         self.block(_suite(node.body), getattr(twin, "body", None), inner)
+        if not context.in_function and not context.classes and scope.returns:
+            self.summary.returns.setdefault(qualpath, returned_values(scope))
         for rebound in sorted(scope.rebound_globals):
             self.summary.bind(rebound, Binding("other", scope.declared_global[rebound]))
 
@@ -409,6 +409,8 @@ class _Walker(Expressions):
         elif isinstance(node, cst.Return):
             if node.value is not None:
                 self._value(node.value, self._line(node, twin), context)
+                if context.scope is not None and context.scope.kind == "function":
+                    context.scope.returns.append(node.value)
         elif isinstance(node, cst.Del):
             if at_module:
                 self._bind_target(node.target, self._line(node, twin))
