@@ -24,7 +24,7 @@ from ..ledger.model import Pattern
 from .deps import Trail, digest
 from .discovery import SourceFile
 from .limits import MAX_DEPTH, MAX_FILE_BYTES_CEILING, MAX_WORK, Cost, measure
-from .prefilter import Words, app_words, decode_source, iter_words
+from .prefilter import Words, app_words, decode_source, iter_words, names_as_written
 from .reading import SPLIT as _SPLIT
 from .reading import FileReader
 from .records import ModuleSummary
@@ -166,7 +166,7 @@ class SourceLoader(FileReader):
         if tree is None:
             return None
         try:
-            if not text.isascii():
+            if not names_as_written(text):
                 tree = tree.visit(_NormalNames())
             return summarize(source, tree, twin), cost.work
         except RecursionError:

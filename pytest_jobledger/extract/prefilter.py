@@ -125,6 +125,9 @@ _SPLIT_DECORATOR = re.compile(
     r"(?:\A|(?<=[\r\n]))[ \t\f]*@(?:[ \t\f]*[(\\]|[^\r\n]*\\(?=\r?\n|\r|\Z))"
 )
 _IDENTIFIER = re.compile(r"(?<!\w)[^\W\d]\w*")
+#: A run of the characters CPython's tokenizer reads into one identifier before it checks it
+#: (ASCII letters, digits and ``_``, and every character past ASCII), holding one past ASCII.
+_WIDE_RUN = re.compile(r"[A-Za-z0-9_]*[^\x00-\x7f][A-Za-z0-9_\x80-\U0010ffff]*")
 #: A physical line that is an import statement (``import x`` or ``from x import y``).
 _IMPORT_LINE = re.compile(r"[ \t\f]*(?:from|import)\b")
 
@@ -282,6 +285,23 @@ class TextFacts:
         if self.binary:
             return any(words.relevant(word) for word in self.words)
         return any(words.relevant(word) for word in self.sites)
+
+
+def names_as_written(text: str) -> bool:
+    """Whether every identifier in ``text`` is already what Python reads it as (NFKC), so the
+    text's own spellings are the names: true of ASCII, and of text whose every run of would-be
+    identifier characters that goes past ASCII (in code, strings or comments alike: a superset
+    of its identifiers, each of which is one whole run) is NFKC already. Then nothing needs
+    normalising, and a body's words can be read from the text as it is."""
+    if text.isascii():
+        return True
+    return all(unicodedata.is_normalized("NFKC", run) for run in _WIDE_RUN.findall(text))
+
+
+def wide_words(text: str) -> set[str]:
+    """Every run of would-be identifier characters that goes past ASCII (see
+    :func:`names_as_written`): with :data:`_IDENTIFIER`'s words, every identifier of ``text``."""
+    return set(_WIDE_RUN.findall(text))
 
 
 def text_facts(text: str, words: Words) -> TextFacts:

@@ -28,6 +28,8 @@ import keyword
 import re
 from collections.abc import Iterator, Sequence
 
+from .prefilter import names_as_written, wide_words
+
 _NEWLINE = re.compile(r"\r\n|\r|\n")
 _GLOBAL = re.compile("global")
 #: ``self.retry(`` in a body is a fact a Celery row reads (the body calls retry): kept whole.
@@ -41,9 +43,11 @@ def reduce_source(
     """``text`` with the bodies that cannot matter blanked, and the identifiers they spelled;
     ``None`` when nothing can be blanked. ``tree`` is CPython's parse of ``text`` and loses the
     same statements; ``relevant_at``: where each relevant word starts, in order
-    (:func:`.prefilter.iter_words`). Text that is not ASCII is left whole (identifiers are read
-    as NFKC there)."""
-    if not text.isascii():
+    (:func:`.prefilter.iter_words`). Text whose identifiers are not all NFKC already is left
+    whole (Python reads them normalised, so the words found in it may not be the names:
+    :func:`.prefilter.names_as_written`)."""
+    wide = not text.isascii()
+    if wide and not names_as_written(text):
         return None
     starts = [0, *(found.end() for found in _NEWLINE.finditer(text))]
     if starts[-1] != len(text):
@@ -67,7 +71,7 @@ def reduce_source(
         first, last = start.lineno, node.end_lineno or 0
         if first > lines or last > lines or last < first:
             continue
-        before = span(first, first)[: start.col_offset]
+        before = _columns(span(first, first), start.col_offset, wide)
         if before.strip() or span(first - 1, first - 1).rstrip("\r\n").endswith("\\"):
             continue  # ``def f(): x`` or ``"doc"; x = 1``: the body shares a line
         lower, upper = starts[node.lineno - 1], starts[last]
@@ -99,6 +103,8 @@ def reduce_source(
         parts.append(span(at, first - 1) if first > at else "")
         removed = span(first, last)
         words.update(w for w in _IDENTIFIER.findall(removed) if not keyword.iskeyword(w))
+        if wide:
+            words.update(wide_words(removed))
         if replacement:
             newline = _NEWLINE.search(removed)
             parts.append(replacement + (newline.group() if newline else ""))
@@ -106,6 +112,13 @@ def reduce_source(
     if at <= lines:
         parts.append(span(at, lines))
     return "".join(parts), frozenset(words)
+
+
+def _columns(line: str, offset: int, wide: bool) -> str:
+    """The first ``offset`` columns of ``line`` as CPython counts them (UTF-8 bytes)."""
+    if not wide:
+        return line[:offset]
+    return line.encode("utf-8", "surrogatepass")[:offset].decode("utf-8", "replace")
 
 
 def _within(offsets: Sequence[int], lower: int, upper: int) -> bool:
