@@ -40,7 +40,14 @@ from ..project import Config
 from .cache import FileRecord, ScanRecord
 from .deps import Trail, digest
 from .discovery import SourceFile
-from .prefilter import _IDENTIFIER, SITE_WORDS, Words, ast_module, decode_source
+from .prefilter import (
+    _IDENTIFIER,
+    IMPORT_SITE_WORDS,
+    SITE_WORDS,
+    Words,
+    ast_module,
+    decode_source,
+)
 from .reach import Paths, framework_paths, resolve_relative
 from .reading import FileReader
 
@@ -125,8 +132,9 @@ def _proof(
     source: SourceFile, records: Mapping[str, FileRecord], setting: Setting
 ) -> tuple[_Proof, str, str] | None:
     """The proof for one file, its digest and its text (NFKC), or ``None``."""
-    if SITE_WORDS.intersection(records[source.rel_path].facts.sites):
-        return None  # an enqueueing method, Celery's settings, a framework's import line
+    spelled = SITE_WORDS.intersection(records[source.rel_path].facts.sites)
+    if spelled - IMPORT_SITE_WORDS:
+        return None  # an enqueueing method, Celery's settings, arq's worker keywords
     if source.module in setting.declared:
         return None
     data = setting.reader.read(source)
@@ -141,6 +149,8 @@ def _proof(
     tree = kept[1] if kept is not None and kept[0] == content else ast_module(data, text)
     if tree is None:
         return None
+    if spelled and _imports_one_of(tree, spelled):
+        return None  # a framework's import line: its settings are read without a place
     proof = _Proof(tree, source, setting)
     if not proof.holds():
         return None
@@ -292,6 +302,22 @@ class _Proof:
             for node in ast.walk(value)
             if isinstance(node, ast.Name)
         )
+
+
+def _imports_one_of(tree: ast.Module, tops: frozenset[str]) -> bool:
+    """Whether the file imports one of the top-level modules ``tops`` anywhere. A framework's
+    name spelled elsewhere (the language code ``"saq"`` in a list of choices) is no import:
+    a place that reads it is judged as any other (:meth:`_Proof.holds`)."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module is not None:
+            names = [node.module]
+        else:
+            continue
+        if any(name.split(".")[0] in tops for name in names):
+            return True
+    return False
 
 
 #: The fields of a compound statement that hold statements (walked by ``_statements``).

@@ -9,13 +9,21 @@ same bytes. The argument itself is in :mod:`pytest_jobledger.extract.prefilter`.
 
 from __future__ import annotations
 
+import ast
 from pathlib import Path
 
 import pytest
 
 from pytest_jobledger.extract import engine
 from pytest_jobledger.extract.frameworks import FRAMEWORKS
-from pytest_jobledger.extract.prefilter import Words, framework_words, text_facts
+from pytest_jobledger.extract.prefilter import (
+    Words,
+    framework_words,
+    iter_words,
+    names_as_written,
+    text_facts,
+)
+from pytest_jobledger.extract.reduce import reduce_source
 from pytest_jobledger.project import Config, load_config
 
 REPO = Path(__file__).resolve().parents[2]
@@ -186,3 +194,54 @@ def test_every_registration_shape_is_a_site(source: str) -> None:
 def test_mentions_that_register_nothing_are_not_sites(source: str) -> None:
     words = Words.of(load_config(root=CASES_DIR / "celery_app_task_bare"))
     assert not text_facts(source, words).candidate(words), source
+
+
+def test_a_framework_name_spelled_only_in_text_is_proved_inert(tmp_path: Path) -> None:
+    """A language code ``"saq"`` in a list of choices is no import of SAQ: CPython's tree shows
+    the module imports no framework, so libcst never parses it; the module that does import
+    SAQ is still parsed, and its settings list the job."""
+    (tmp_path / "site").mkdir()
+    (tmp_path / "site" / "__init__.py").write_text("")
+    (tmp_path / "site" / "languages.py").write_text(
+        'LANGUAGES = [("sah", "Sakha"), ("saq", "Samburu")]\n# saq is a language here\n'
+    )
+    (tmp_path / "site" / "worker.py").write_text(
+        "import saq\n\n\nasync def deliver(ctx):\n    pass\n\n\n"
+        'settings = {"functions": [deliver]}\n'
+    )
+    extractor = engine.Extractor(_config(tmp_path), workers=1)
+    ledger = extractor.run().ledger
+    assert [job.id for job in ledger.jobs] == ["site.worker.deliver"]
+    assert (extractor.counts.parsed, extractor.counts.proved) == (1, 1)
+    assert ledger.dumps() == engine.extract(_config(tmp_path), prefilter=False).ledger.dumps()
+
+
+@pytest.mark.parametrize(
+    ("text", "as_written"),
+    [
+        ("def f():\n    return 1\n", True),
+        ('GREETING = "Grüße, ☃"  # ✓\n', True),
+        ("café = 1\n", True),  # a name past ASCII, already NFKC
+        ("\uff54\uff41\uff53\uff4b = 1\n", False),  # fullwidth: Python reads it as ``task``
+        ('NOTE = "ﬁle"\n', False),  # a ligature in a string: not told from a name, so normalised
+    ],
+)
+def test_names_are_read_as_written_only_when_already_nfkc(text: str, as_written: bool) -> None:
+    assert names_as_written(text) is as_written
+
+
+def test_a_body_past_ascii_is_left_out_like_an_ascii_one() -> None:
+    """Text past ASCII in strings does not stop a body that spells nothing relevant from being
+    left out of what libcst parses; a body that spells a relevant word is kept."""
+    text = (
+        'def helper():\n    return "12,50 €"\n\n\n'
+        "def schedule():\n    return envoyer.delay(1)  # ☂\n"
+    )
+    words = Words.of(load_config(root=REPO))
+    relevant = [start for _, start, _ in iter_words(text, words)]
+    reduced = reduce_source(text, ast.parse(text), relevant)
+    assert reduced is not None
+    assert reduced[0] == (
+        "def helper():\n    ...\ndef schedule():\n    return envoyer.delay(1)  # ☂\n"
+    )
+    assert "€" not in reduced[0]
