@@ -159,13 +159,20 @@ class Extractor:
         self._aliases = words.aliases
         setting = Setting.of(self.config, self.by_module, words, self._reader(), self._trees)
         if self.prefilter:  # a candidate proved to yield nothing is not parsed
-            proved = prove_inert(todo, records, setting)
+            proved, deferred = prove_inert(todo, records, setting)
+            if deferred:
+                scanner = self._scanning(words)
+                for rel_path, proof in deferred.items():
+                    asked = scanner.plain_functions(proof.conditions)
+                    if asked is not None:
+                        proved[rel_path] = proof.proved(asked)
             self.counts.proved += len(proved)
             scans.update(proved)
             todo = [source for source in todo if source.rel_path not in proved]
         scans.update(self._scan(todo, words if self.prefilter else None))
         if not self.prefilter:  # the same proof, for what it spares: libcst's limits
-            scans.update(unrefused(todo, records, scans, setting))
+            plain = self._scanning(None).plain_functions
+            scans.update(unrefused(todo, records, scans, setting, plain))
         self._trees.clear()
         ledger, matched = self._assemble(records, candidates, scans, reported)
         # nothing changed: what the tree said of unmatched decorators still holds

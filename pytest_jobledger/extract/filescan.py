@@ -126,6 +126,27 @@ class Scanner:
             trail=trail,
         )
 
+    def plain_functions(self, qualnames: frozenset[str]) -> Trail | None:
+        """Whether each name is a function of the tree that is no job decorator (a job's own
+        def, a helper), as the resolver finds it from any module that imports it: then a place
+        that calls it or hands it on yields nothing (:class:`.inert.Deferred`). The trail of
+        what was read to say so, or ``None``."""
+        trail = Trail()
+        self.loader.trail = trail
+        try:
+            for qualname in sorted(qualnames):
+                ref = self.index.follow(qualname)
+                if (
+                    ref is None
+                    or ref.refusal is not None
+                    or ref.function is None
+                    or self.sites.is_job_decorator(ref)
+                ):
+                    return None
+        finally:
+            self.loader.trail = None
+        return None if trail.failed else trail
+
     def judge_by(self, words: Words | None, aliases: frozenset[str]) -> None:
         """Judge places (and parse bodies, :mod:`.reduce`) by ``words`` from now on."""
         self.sites.words = words

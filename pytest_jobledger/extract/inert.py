@@ -12,7 +12,10 @@ place in it can. What can, and therefore keeps the file a candidate:
 - a place whose first name may lead to a job decorator or a refusal: bound by an import of a job
   framework or of a declared decorator's module (:func:`.reach.framework_paths`) or of a scanned
   or relative module (which may lack the name, fail to parse or lead on to a framework),
-  anywhere in the file; bound more than once at module level (an ambiguous name), or declared
+  anywhere in the file; except a bare name called or handed on that one module-level
+  ``from M import name`` of a scanned module binds: the scanner asks the resolver what it is,
+  and a plain function of the tree (a job's own def, a helper) yields nothing there
+  (:class:`Deferred`: a test calling the jobs it imports is not parsed); bound more than once at module level (an ambiguous name), or declared
   ``global``; bound by an assignment, a class, a def (a factory may return an app) or another
   statement whose names are not all plainly bound (an unbound name, a builtin, an import of an
   outside module that is no framework's);
@@ -32,7 +35,7 @@ from __future__ import annotations
 
 import ast
 import unicodedata
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
 
 from ..ledger.model import Pattern
@@ -81,13 +84,36 @@ class Setting:
         return cls(config, by_module, words, paths, declared, reader, trees)
 
 
+@dataclass(frozen=True)
+class Deferred:
+    """A proof that holds if each name of ``conditions`` (``module.name``, imported from a
+    scanned module) is a plain function of the tree, as the resolver finds it: the scanner asks
+    (:meth:`.filescan.Scanner.plain_functions`), and the file is then inert with ``record``'s
+    trail and the trail of that question. A test module that calls or hands on the jobs it
+    imports is proved so, without libcst parsing it."""
+
+    conditions: frozenset[str]
+    record: ScanRecord
+
+    def proved(self, asked: Trail) -> ScanRecord:
+        """The inert scan, valid while what the question read is unchanged too."""
+        trail = Trail(
+            modules={**self.record.trail.modules, **asked.modules},
+            files=dict(asked.files),
+            skipped=set(self.record.trail.skipped),
+        )
+        return replace(self.record, trail=trail)
+
+
 def prove_inert(
     todo: Iterable[SourceFile], records: Mapping[str, FileRecord], setting: Setting
-) -> dict[str, ScanRecord]:
+) -> tuple[dict[str, ScanRecord], dict[str, Deferred]]:
     """An empty scan of every file of ``todo`` proved inert, with the trail that keeps the
     proof valid in the cache: the module names it looked up, and every identifier it spells
-    that is not relevant now."""
+    that is not relevant now; and the proofs that hold if the names they import are plain
+    functions (:class:`Deferred`)."""
     proved: dict[str, ScanRecord] = {}
+    deferred: dict[str, Deferred] = {}
     for source in todo:
         found = _proof(source, records, setting)
         if found is None:
@@ -96,8 +122,12 @@ def prove_inert(
         words = setting.words
         spelled = {word for word in set(_IDENTIFIER.findall(text)) if not words.relevant(word)}
         trail = Trail(modules=proof.looked_up, skipped=spelled)
-        proved[source.rel_path] = ScanRecord(content, (), (), (), (), trail, inert=True)
-    return proved
+        record = ScanRecord(content, (), (), (), (), trail, inert=True)
+        if proof.conditions:
+            deferred[source.rel_path] = Deferred(frozenset(proof.conditions), record)
+        else:
+            proved[source.rel_path] = record
+    return proved, deferred
 
 
 def unrefused(
@@ -105,6 +135,7 @@ def unrefused(
     records: Mapping[str, FileRecord],
     scans: Mapping[str, ScanRecord],
     setting: Setting,
+    plain_functions: Callable[[frozenset[str]], Trail | None],
 ) -> dict[str, ScanRecord]:
     """When every file is parsed (the reference the pre-filter is tested against): the scans
     of the files libcst's limits refused (too deep, too costly) that the proof shows inert,
@@ -119,7 +150,11 @@ def unrefused(
             continue
         if not records[source.rel_path].facts.candidate(setting.words):
             continue
-        if _proof(source, records, setting) is not None:
+        proof = _proof(source, records, setting)
+        if proof is None:
+            continue
+        conditions = frozenset(proof[0].conditions)
+        if not conditions or plain_functions(conditions) is not None:
             found[source.rel_path] = replace(scan, problems=())
     return found
 
@@ -172,6 +207,12 @@ class _Proof:
         self.scanned_imports: set[str] = set()
         self.scanned_star = False
         self.looked_up: dict[str, str | None] = {}
+        #: How many imports anywhere in the file bind each name, and the absolute name each
+        #: ``from M import name`` of a scanned module ``M`` binds.
+        self.import_count: dict[str, int] = {}
+        self.from_scanned: dict[str, str] = {}
+        #: The names the scanner must find to be plain functions of the tree (:meth:`_deferred`).
+        self.conditions: set[str] = set()
         self._statements(tree.body, module_level=True)
         self._safe: dict[str, bool] = {}
 
@@ -216,13 +257,18 @@ class _Proof:
                     self.scanned_star = self.scanned_star or reached
                     continue
                 bound = alias.asname or alias.name
+                self.import_count[bound] = self.import_count.get(bound, 0) + 1
                 if scanned or self._reaches(f"{module}.{alias.name}"):
                     self.scanned_imports.add(bound)
+                absolute = resolve_relative(module, self.source) if scanned else None
+                if absolute is not None:
+                    self.from_scanned[bound] = f"{absolute}.{alias.name}"
                 if module_level:
                     self._bind(bound, node)
             return
         for alias in node.names:
             bound = alias.asname or alias.name.split(".")[0]
+            self.import_count[bound] = self.import_count.get(bound, 0) + 1
             imported = alias.name if alias.asname else alias.name.split(".")[0]
             if self._scanned(alias.name) or self._reaches(imported):
                 self.scanned_imports.add(bound)
@@ -253,7 +299,7 @@ class _Proof:
     def holds(self) -> bool:
         if self.scanned_star:
             return False
-        for last, head, role in _places(self.tree):
+        for last, head, role, bare in _places(self.tree):
             if last is None or not self.words.relevant(last):
                 continue
             if last in SITE_WORDS:
@@ -261,7 +307,29 @@ class _Proof:
             if role != "value" and last in self.words.exact:
                 return False  # ``@x.task`` / ``x.task(fn)``: reported by its attribute alone
             if head is not None and not self.safe(head):
+                if bare and role != "decorator" and self._deferred(head):
+                    continue
                 return False
+        return True
+
+    def _deferred(self, name: str) -> bool:
+        """Whether ``name`` is bound only by one module-level ``from M import name`` of a scanned
+        module: then it yields nothing when the resolver makes it a plain function of the tree
+        (a job's own def, called or handed on in a test), which the scanner asks
+        (:data:`Deferred`); the name it asks for joins :attr:`conditions`."""
+        qualname = self.from_scanned.get(name)
+        bindings = self.module_level.get(name, [])
+        if (
+            qualname is None
+            or self.import_count.get(name) != 1
+            or name in self.declared_global
+            or len(bindings) != 1
+            or not isinstance(bindings[0], ast.ImportFrom)
+            or qualname in self.by_module  # a submodule, or a package's attribute
+            or self._reaches(qualname)
+        ):
+            return False
+        self.conditions.add(qualname)
         return True
 
     def safe(self, name: str, depth: int = 0) -> bool:
@@ -345,10 +413,11 @@ def _stored_in(item: ast.AST) -> Iterator[str]:
             yield child.rest
 
 
-def _places(tree: ast.Module) -> Iterator[tuple[str | None, str | None, str]]:
+def _places(tree: ast.Module) -> Iterator[tuple[str | None, str | None, str, bool]]:
     """Every outermost name or attribute chain read in the file, as its last part, its first
-    name and its role: ``decorator``, ``call`` (its callee, with a positional argument or called
-    again) or ``value``; ``getattr(app, "task")`` is ``app.task``, as the walker reads it."""
+    name, its role (``decorator``, ``call``: its callee, with a positional argument or called
+    again, or ``value``) and whether it is a bare name; ``getattr(app, "task")`` is
+    ``app.task``, as the walker reads it."""
     inner: set[int] = set()
     roles: dict[int, str] = {}
     # one breadth-first walk: a node's parent is met first, so its role is known by then
@@ -361,7 +430,7 @@ def _places(tree: ast.Module) -> Iterator[tuple[str | None, str | None, str]]:
             if isinstance(node.func, ast.Name) and node.func.id == "getattr" and node.args[1:]:
                 name = node.args[1]
                 if isinstance(name, ast.Constant) and isinstance(name.value, str):
-                    yield name.value, _last_and_head(node.args[0])[1], "value"
+                    yield name.value, _last_and_head(node.args[0])[1], "value", False
             if isinstance(node.func, ast.Call) or node.args:
                 roles.setdefault(id(node.func), "call")
             if isinstance(node.func, ast.Call):
@@ -370,7 +439,8 @@ def _places(tree: ast.Module) -> Iterator[tuple[str | None, str | None, str]]:
             inner.add(id(node.value))
         chain = isinstance(node, (ast.Name, ast.Attribute)) and id(node) not in inner
         if chain and isinstance(node.ctx, ast.Load):  # type: ignore[attr-defined]
-            yield (*_last_and_head(node), roles.get(id(node), "value"))  # type: ignore[arg-type]
+            last, head = _last_and_head(node)  # type: ignore[arg-type]
+            yield last, head, roles.get(id(node), "value"), isinstance(node, ast.Name)
 
 
 def _last_and_head(node: ast.expr) -> tuple[str | None, str | None]:

@@ -408,6 +408,11 @@ class Sites:
             return self.match(ref) is not None or self._is_register_method(ref)
         return applied and spelled.rsplit(".", 1)[-1] in registering_names(self.config)
 
+    def is_job_decorator(self, ref: Ref) -> bool:
+        """Whether ``ref`` registers what it is applied to (a job decorator of a framework or
+        of the configuration, or a registering method), without noting a match."""
+        return match(ref, self.config) is not None or self._is_register_method(ref)
+
     def _is_register_method(self, ref: Ref) -> bool:
         return any(ref.key in fw.register_methods for fw in FRAMEWORKS.values())
 

@@ -309,3 +309,24 @@ def test_a_committed_cache_symlink_is_not_written_through(root: Path) -> None:
     config = load_config(root=root)
     assert _run(config)[0] == _reference(config)
     assert sorted(os.listdir(other)) == ["CACHEDIR.TAG"]
+
+
+def test_a_proof_from_an_imported_def_is_redone_when_that_def_changes(root: Path) -> None:
+    """A test module calling a job it imports is proved inert from the job's def; when the name
+    it imports becomes an alias of the job decorator, the warm run parses the test again and
+    lists what it now registers."""
+    (root / "shop" / "helpers.py").write_text("def audit_task(fn):\n    return fn\n")
+    (root / "shop" / "test_audit.py").write_text(
+        "from shop.helpers import audit_task\n\n\ndef check():\n    pass\n\n\n"
+        "checked = audit_task(check)\n"
+    )
+    config = load_config(root=root)
+    cold, extractor = _run(config)
+    assert (extractor.counts.parsed, extractor.counts.proved) == (3, 2)  # the helper, the test
+    assert "shop.test_audit.check" not in cold
+    (root / "shop" / "helpers.py").write_text(
+        "from shop.worker import app\n\naudit_task = app.task\n"
+    )
+    warm, _ = _run(config)
+    assert '"shop.test_audit.check"' in warm
+    assert warm == _reference(config)

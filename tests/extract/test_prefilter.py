@@ -245,3 +245,37 @@ def test_a_body_past_ascii_is_left_out_like_an_ascii_one() -> None:
         "def helper():\n    ...\ndef schedule():\n    return envoyer.delay(1)  # ☂\n"
     )
     assert "€" not in reduced[0]
+
+
+def test_a_test_module_calling_imported_jobs_is_proved_from_their_defs(tmp_path: Path) -> None:
+    """A module that imports jobs from the tree and calls them (a test) binds nothing that
+    registers: the resolver finds each imported name to be a plain def, so libcst parses the
+    module the jobs live in, never the test; when a name is no plain def (an alias of the job
+    decorator), the test is parsed and its registration listed."""
+    (tmp_path / "shop").mkdir()
+    (tmp_path / "shop" / "__init__.py").write_text("")
+    (tmp_path / "shop" / "tasks.py").write_text(
+        "from celery import shared_task\n\nretry_task = shared_task\n\n\n"
+        "@shared_task\ndef send_report_task():\n    pass\n"
+    )
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_calls.py").write_text(
+        "from shop.tasks import send_report_task\n\n\n"
+        "def test_it():\n    send_report_task()\n    handed(send_report_task)\n"
+    )
+    extractor = engine.Extractor(_config(tmp_path), workers=1)
+    ledger = extractor.run().ledger
+    assert [job.id for job in ledger.jobs] == ["shop.tasks.send_report_task"]
+    assert (extractor.counts.parsed, extractor.counts.proved) == (1, 1)
+    (tmp_path / "tests" / "test_alias.py").write_text(
+        "from shop.tasks import retry_task\n\n\ndef flaky():\n    pass\n\n\n"
+        "flaky_task = retry_task(flaky)\n"
+    )
+    extractor = engine.Extractor(_config(tmp_path), workers=1)
+    ledger = extractor.run().ledger
+    assert [job.id for job in ledger.jobs] == [
+        "shop.tasks.send_report_task",
+        "tests.test_alias.flaky",
+    ]
+    assert (extractor.counts.parsed, extractor.counts.proved) == (2, 1)
+    assert ledger.dumps() == engine.extract(_config(tmp_path), prefilter=False).ledger.dumps()
