@@ -117,7 +117,7 @@ class ExportService:
         self.create_export_task(user)
         self.run_task(user)
         self.builder.get_task(user.id)
-        app.send_task("{pkg}.tasks.sync", args=(user.id,))
+        app.send_task("{pkg}.tasks.sync_1", args=(user.id,))
 
     @classmethod
     def later(cls, user):
