@@ -11,14 +11,14 @@ place in it can. What can, and therefore keeps the file a candidate:
   factory registration, reported by its attribute alone);
 - a place whose first name may lead to a job decorator or a refusal: bound by an import of a job
   framework or of a declared decorator's module (:func:`.reach.framework_paths`) or of a scanned
-  or relative module (which may lack the name, fail to parse or lead on to a framework),
-  anywhere in the file; except a bare name called or handed on that one module-level
-  ``from M import name`` of a scanned module binds: the scanner asks the resolver what it is,
-  and a plain function of the tree (a job's own def, a helper) yields nothing there
-  (:class:`Deferred`: a test calling the jobs it imports is not parsed); bound more than once at module level (an ambiguous name), or declared
-  ``global``; bound by an assignment, a class, a def (a factory may return an app) or another
-  statement whose names are not all plainly bound (an unbound name, a builtin, an import of an
-  outside module that is no framework's);
+  or relative module (which may lack the name, fail to parse or lead on to a framework), anywhere
+  in the file; except a bare name called or handed on that one module-level ``from M import name``
+  of a scanned module binds: the scanner asks the resolver what it is, and a plain function of the
+  tree (a job's own def, a helper) yields nothing there (:class:`Deferred`: a test calling the
+  jobs it imports is not parsed); bound more than once at module level (an ambiguous name), or
+  declared ``global``; bound by an assignment, a class, a def (a factory may return an app) or
+  another statement whose names are not all plainly bound (an unbound name, a builtin, an import
+  of an outside module that is no framework's);
 - a star import of a scanned module or a framework's; the file being a declared decorator's
   module;
 - a place word of :data:`.prefilter.SITE_WORDS` (an enqueueing method, Celery's settings);

@@ -126,8 +126,10 @@ _SPLIT_DECORATOR = re.compile(
 )
 _IDENTIFIER = re.compile(r"(?<!\w)[^\W\d]\w*")
 #: A run of the characters CPython's tokenizer reads into one identifier before it checks it
-#: (ASCII letters, digits and ``_``, and every character past ASCII), holding one past ASCII.
-_WIDE_RUN = re.compile(r"[A-Za-z0-9_]*[^\x00-\x7f][A-Za-z0-9_\x80-\U0010ffff]*")
+#: (ASCII letters, digits and ``_``, and every character past ASCII). One character class,
+#: matched whole: linear in the text (a pattern that looked ahead for the character past
+#: ASCII backtracked through every ASCII run, quadratic in a long one).
+_RUN = re.compile(r"[A-Za-z0-9_\x80-\U0010ffff]+")
 #: A physical line that is an import statement (``import x`` or ``from x import y``).
 _IMPORT_LINE = re.compile(r"[ \t\f]*(?:from|import)\b")
 
@@ -295,13 +297,13 @@ def names_as_written(text: str) -> bool:
     normalising, and a body's words can be read from the text as it is."""
     if text.isascii():
         return True
-    return all(unicodedata.is_normalized("NFKC", run) for run in _WIDE_RUN.findall(text))
+    return all(unicodedata.is_normalized("NFKC", run) for run in wide_words(text))
 
 
 def wide_words(text: str) -> set[str]:
     """Every run of would-be identifier characters that goes past ASCII (see
     :func:`names_as_written`): with :data:`_IDENTIFIER`'s words, every identifier of ``text``."""
-    return set(_WIDE_RUN.findall(text))
+    return {run for run in _RUN.findall(text) if not run.isascii()}
 
 
 def text_facts(text: str, words: Words) -> TextFacts:

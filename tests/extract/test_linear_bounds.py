@@ -131,3 +131,24 @@ def test_the_indexed_matcher_agrees_with_pathspec(
         kept = [p for p in patterns if not p.rstrip().endswith(("/", "/**"))]
         expected = pathspec.GitIgnoreSpec.from_lines(kept).check_file(candidate).include
         assert layer.check(candidate, is_dir) == expected
+
+
+def test_a_long_run_of_letters_beside_text_past_ascii_is_read_in_linear_time(
+    tmp_path: Path,
+) -> None:
+    """A module with one character past ASCII and a 300 KB run of letters (a blob in a string):
+    whether its names are as written is read in one pass (the pattern that looked ahead for the
+    character past ASCII from each letter of the run took minutes at 20,000)."""
+    blob = "a" * 300_000
+    _write(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/tasks.py": "from celery import Celery\napp = Celery('x')\n"
+            f'NOTE = "é"\nBLOB = "{blob}"\n\n\n@app.task(queue="billing")\ndef wire():\n'
+            "    pass\n",
+        },
+    )
+    (tmp_path / "pyproject.toml").write_text("[tool.jobledger]\nmax_file_bytes = 1000000\n")
+    ledger = extract_ledger(load_config(root=tmp_path))
+    assert [(job.id, job.queue) for job in ledger.jobs] == [("pkg.tasks.wire", "billing")]
