@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from pytest_jobledger.github import install_key
-from pytest_jobledger.github.install_key import MARKER, plan, reusable, venv_folder
+from pytest_jobledger.github.install_key import MARKER, plan, reusable, settle, venv_folder
 
 from ._act import copy_action
 
@@ -182,3 +182,41 @@ def test_the_pip_that_fills_a_new_venv_is_this_interpreters_bundled_wheel(
         assert Path(pip).name.startswith("pip-")
         assert Path(pip).suffix == ".whl"
         assert Path(pip).is_file()
+
+
+def fresh_build(place: Path) -> Path:
+    """What the install step leaves before settling: a venv in a private folder beside ``place``."""
+    build = place.parent / f"{place.name}.build-abc123"
+    build.mkdir(mode=0o700, parents=True)
+    (build / "pyvenv.cfg").write_text("home = /usr/bin\n")
+    (build / "pyvenv.cfg").chmod(0o644)
+    return build
+
+
+def test_a_finished_build_is_renamed_into_place_and_then_reused(tmp_path: Path) -> None:
+    venv = tmp_path / "venv-k"
+    build = fresh_build(venv)
+    assert settle(build, venv, "k" * 24, {}) == venv
+    assert not build.exists()
+    assert reusable(venv, "k" * 24, {})
+
+
+def test_a_venv_another_job_finished_first_is_used_and_this_build_dropped(tmp_path: Path) -> None:
+    """Two runners sharing a tool cache built the same key at once."""
+    venv = built(tmp_path / "venv-k", "k" * 24)
+    (venv / "theirs").write_text("")
+    build = fresh_build(venv)
+    assert settle(build, venv, "k" * 24, {}) == venv
+    assert (venv / "theirs").exists()
+    assert not build.exists()
+
+
+def test_a_stale_folder_in_place_is_replaced(tmp_path: Path) -> None:
+    """An install that died half-way (no marker) left its folder: the new build takes its place."""
+    venv = tmp_path / "venv-k"
+    (venv / "lib").mkdir(parents=True)
+    (venv / "lib" / "half.py").write_text("")
+    build = fresh_build(venv)
+    assert settle(build, venv, "k" * 24, {}) == venv
+    assert not (venv / "lib" / "half.py").exists()
+    assert reusable(venv, "k" * 24, {})
