@@ -112,15 +112,19 @@ def test_compiled_files_beside_the_sources_keep_the_key(action: Path, tmp_path: 
     assert step_plan(action, environ)[2] == key
 
 
+#: The interpreter this venv was made from (another path, so another key).
+BASE_PYTHON: str = getattr(sys, "_base_executable", sys.executable)
+
+
 @pytest.mark.skipif(
-    sys.executable == sys._base_executable,
+    sys.executable == BASE_PYTHON,
     reason="needs a second interpreter: the tests run in a venv in CI",
 )
 def test_another_interpreter_makes_a_new_venv(action: Path, tmp_path: Path) -> None:
     environ = {"RUNNER_ENVIRONMENT": "self-hosted", "RUNNER_TOOL_CACHE": str(tmp_path / "tools")}
     venv, _, key, _ = step_plan(action, environ)
     built(Path(venv), key)
-    other = step_plan(action, environ, python=sys._base_executable)
+    other = step_plan(action, environ, python=BASE_PYTHON)
     assert other[1:3] != ["reuse", key]
     assert other[0] != venv
 
