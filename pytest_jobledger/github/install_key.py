@@ -2,19 +2,19 @@
 there may be reused, and the pip that fills a new one.
 
     python -I install_key.py ACTION_PATH     # four lines: venv folder, reuse|build, key, pip wheel
-    python -I install_key.py --settle BUILD VENV KEY   # the venv built in BUILD, put in place
 
 ``action.yml``'s install step runs this file by its path, before the tool is installed (standard
 library only). The key digests the interpreter (its version, platform and path) and every file
 the install reads from the action's folder: the package, ``pyproject.toml``, the pinned
 constraints, and a wheel a release ships in ``dist/`` (installed instead of building from source).
 
-On a self-hosted runner the venv lives in the runner's tool cache, kept between jobs (the folder
-is made when the runner names one it has not made yet, as act does); elsewhere in the job's
+On a self-hosted runner the venv lives in the runner's tool cache, kept between jobs (the install
+step makes its folder there: act names a tool cache it never makes); elsewhere in the job's
 temporary folder. A venv is reused only when it is provably the one this action built for this
 key: its marker holds the key, this user owns it and nobody else may write it, and it is not in
-the checkout (the pull request's files, which could carry a planted one). A new venv is built in
-a private folder beside its place and renamed into it when finished (:func:`settle`).
+the checkout (the pull request's files, which could carry a planted one). This file only reads and
+decides: the install step writes (the venv, built in a private folder beside its place and renamed
+into it with its marker when finished).
 
 A new venv is made without pip (``ensurepip`` alone takes seconds) and filled by the pip wheel
 this interpreter bundles for ``ensurepip``; without one, the venv is made with its own pip.
@@ -26,7 +26,6 @@ import hashlib
 import importlib.util
 import os
 import platform
-import shutil
 import stat
 import sys
 import sysconfig
@@ -53,18 +52,13 @@ def install_key(action: Path) -> str:
 
 
 def venv_folder(environ: Mapping[str, str], key: str) -> Path:
-    """The runner's tool cache on a self-hosted runner (made when missing), else the job's
-    temporary folder (``RUNNER_TEMP``, ``TMPDIR``, ``/tmp``)."""
+    """The runner's tool cache on a self-hosted runner (``pytest-jobledger/`` there, which the
+    install step makes), else the job's temporary folder (``RUNNER_TEMP``, ``TMPDIR``, ``/tmp``)."""
     tools = environ.get("RUNNER_TOOL_CACHE", "")
     if environ.get("RUNNER_ENVIRONMENT") == "self-hosted" and os.path.isabs(tools):
         folder = Path(tools) / "pytest-jobledger"
-        try:
-            folder.mkdir(parents=True, exist_ok=True)
-        except OSError:
-            pass
-        else:
-            if os.access(folder, os.W_OK):
-                return folder / f"venv-{key}"
+        if folder.is_dir() and os.access(folder, os.W_OK):
+            return folder / f"venv-{key}"
     temp = environ.get("RUNNER_TEMP") or environ.get("TMPDIR") or "/tmp"
     return Path(temp) / f"jobledger-venv-{key}"
 
@@ -117,37 +111,6 @@ def bundled_pip() -> Path | None:
     return None
 
 
-def python_in(venv: Path) -> Path:
-    """The venv's interpreter (``Scripts/python.exe`` on Windows)."""
-    posix = venv / "bin" / "python"
-    return posix if posix.exists() else venv / "Scripts" / "python.exe"
-
-
-def settle(build: Path, venv: Path, key: str, environ: Mapping[str, str]) -> Path:
-    """Mark the venv just built in ``build`` (a private folder beside ``venv``) as made for
-    ``key`` and rename it to ``venv``; the folder this job then uses.
-
-    Building beside it and renaming means a job never deletes a venv another job (of another
-    runner sharing the tool cache) is still installing. When one of this key finished first,
-    it is used and this build removed; a stale or foreign one is replaced; when another job
-    wins that race too, this job uses its own build.
-    """
-    marker = build / MARKER
-    marker.write_text(f"{key}\n", encoding="ascii")
-    for path in (build, marker):
-        path.chmod(path.stat().st_mode & ~(stat.S_IWGRP | stat.S_IWOTH))
-    for _ in range(2):
-        try:
-            build.rename(venv)
-            return venv
-        except OSError:
-            if reusable(venv, key, environ):
-                shutil.rmtree(build, ignore_errors=True)
-                return venv
-            shutil.rmtree(venv, ignore_errors=True)
-    return build
-
-
 def plan(action: Path, environ: Mapping[str, str]) -> list[str]:
     """The four lines the install step reads: venv folder, ``reuse`` or ``build``, key, pip."""
     key = install_key(action)
@@ -160,8 +123,4 @@ def plan(action: Path, environ: Mapping[str, str]) -> list[str]:
 
 
 if __name__ == "__main__":
-    if sys.argv[1:2] == ["--settle"]:
-        build, venv, key = sys.argv[2:5]
-        print(python_in(settle(Path(build), Path(venv), key, os.environ)))
-    else:
-        print("\n".join(plan(Path(sys.argv[1]), os.environ)))
+    print("\n".join(plan(Path(sys.argv[1]), os.environ)))

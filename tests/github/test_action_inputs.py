@@ -148,8 +148,8 @@ def test_every_interpreter_the_action_starts_is_isolated() -> None:
         starts += re.findall(r'"\$(?:JOBLEDGER_PYTHON|py|JOBLEDGER_VENV_PYTHON)" (\S+ \S+)', script)
     key = '-I "$JOBLEDGER_ACTION_PATH/pytest_jobledger/github/install_key.py"'
     # install_key.py, venv --without-pip, zipfile -e (the bundled pip), venv (with its own pip
-    # when the interpreter bundles none), pip, install_key.py --settle, and the gate.
-    assert starts == [key, "-I -m", "-I -m", "-I -m", '-I "${pip[@]}"', key, "-I -m"]
+    # when the interpreter bundles none), pip, and the gate.
+    assert starts == [key, "-I -m", "-I -m", "-I -m", '-I "${pip[@]}"', "-I -m"]
     install = str(action_steps()["install"]["run"]).splitlines()
     cd = next(i for i, line in enumerate(install) if line.startswith('cd "$(mktemp -d'))
     assert cd < next(i for i, line in enumerate(install) if "install_key.py" in line)

@@ -15,13 +15,15 @@ from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
+import yaml
 
 from pytest_jobledger.github import install_key
-from pytest_jobledger.github.install_key import MARKER, plan, reusable, settle, venv_folder
+from pytest_jobledger.github.install_key import MARKER, plan, reusable, venv_folder
 
 from ._act import copy_action
 
 SCRIPT = Path(install_key.__file__)
+REPO = Path(__file__).parents[2]
 
 
 @pytest.fixture
@@ -41,6 +43,12 @@ def step_plan(action: Path, environ: Mapping[str, str], python: str = sys.execut
     return done.stdout.split("\n")[:4]
 
 
+def self_hosted(tmp_path: Path) -> dict[str, str]:
+    """A self-hosted runner's environment, its tool cache folder made as the install step does."""
+    (tmp_path / "tools" / "pytest-jobledger").mkdir(parents=True, exist_ok=True)
+    return {"RUNNER_ENVIRONMENT": "self-hosted", "RUNNER_TOOL_CACHE": str(tmp_path / "tools")}
+
+
 def built(venv: Path, key: str) -> Path:
     """What a finished install leaves: a venv (its ``pyvenv.cfg``) and the marker with its key."""
     venv.mkdir(parents=True)
@@ -51,16 +59,23 @@ def built(venv: Path, key: str) -> Path:
     return venv
 
 
-def test_a_self_hosted_runner_keeps_the_venv_in_its_tool_cache_made_when_missing(
+def test_a_self_hosted_runner_keeps_the_venv_in_its_tool_cache(
     action: Path, tmp_path: Path
 ) -> None:
-    """act, like a fresh runner, names a tool cache it has not made yet."""
     tools = tmp_path / "runner" / "tool_cache"
+    (tools / "pytest-jobledger").mkdir(parents=True)  # the install step makes it (act does not)
     environ = {"RUNNER_ENVIRONMENT": "self-hosted", "RUNNER_TOOL_CACHE": str(tools)}
     venv, state, key, _ = step_plan(action, environ)
     assert Path(venv) == tools / "pytest-jobledger" / f"venv-{key}"
-    assert (tools / "pytest-jobledger").is_dir()
     assert state == "build"
+
+
+def test_the_install_step_makes_the_tool_cache_folder_a_runner_only_names() -> None:
+    """act, like a fresh runner, names a tool cache it has not made yet."""
+    action = yaml.safe_load((REPO / "action.yml").read_text(encoding="utf-8"))
+    script = action["runs"]["steps"][0]["run"]
+    made = script.index('mkdir -p "$RUNNER_TOOL_CACHE/pytest-jobledger"')
+    assert made < script.index('plan="$(')
 
 
 def test_a_hosted_runner_keeps_the_venv_in_the_jobs_temporary_folder(
@@ -77,7 +92,7 @@ def test_a_hosted_runner_keeps_the_venv_in_the_jobs_temporary_folder(
 
 
 def test_the_venv_an_install_finished_is_reused(action: Path, tmp_path: Path) -> None:
-    environ = {"RUNNER_ENVIRONMENT": "self-hosted", "RUNNER_TOOL_CACHE": str(tmp_path / "tools")}
+    environ = self_hosted(tmp_path)
     venv, state, key, _ = step_plan(action, environ)
     assert state == "build"
     built(Path(venv), key)
@@ -85,7 +100,7 @@ def test_the_venv_an_install_finished_is_reused(action: Path, tmp_path: Path) ->
 
 
 def test_changed_action_files_make_a_new_venv(action: Path, tmp_path: Path) -> None:
-    environ = {"RUNNER_ENVIRONMENT": "self-hosted", "RUNNER_TOOL_CACHE": str(tmp_path / "tools")}
+    environ = self_hosted(tmp_path)
     venv, _, key, _ = step_plan(action, environ)
     built(Path(venv), key)
     module = action / "pytest_jobledger" / "github" / "action.py"
@@ -121,7 +136,7 @@ BASE_PYTHON: str = getattr(sys, "_base_executable", sys.executable)
     reason="needs a second interpreter: the tests run in a venv in CI",
 )
 def test_another_interpreter_makes_a_new_venv(action: Path, tmp_path: Path) -> None:
-    environ = {"RUNNER_ENVIRONMENT": "self-hosted", "RUNNER_TOOL_CACHE": str(tmp_path / "tools")}
+    environ = self_hosted(tmp_path)
     venv, _, key, _ = step_plan(action, environ)
     built(Path(venv), key)
     other = step_plan(action, environ, python=BASE_PYTHON)
@@ -186,41 +201,3 @@ def test_the_pip_that_fills_a_new_venv_is_this_interpreters_bundled_wheel(
         assert Path(pip).name.startswith("pip-")
         assert Path(pip).suffix == ".whl"
         assert Path(pip).is_file()
-
-
-def fresh_build(place: Path) -> Path:
-    """What the install step leaves before settling: a venv in a private folder beside ``place``."""
-    build = place.parent / f"{place.name}.build-abc123"
-    build.mkdir(mode=0o700, parents=True)
-    (build / "pyvenv.cfg").write_text("home = /usr/bin\n")
-    (build / "pyvenv.cfg").chmod(0o644)
-    return build
-
-
-def test_a_finished_build_is_renamed_into_place_and_then_reused(tmp_path: Path) -> None:
-    venv = tmp_path / "venv-k"
-    build = fresh_build(venv)
-    assert settle(build, venv, "k" * 24, {}) == venv
-    assert not build.exists()
-    assert reusable(venv, "k" * 24, {})
-
-
-def test_a_venv_another_job_finished_first_is_used_and_this_build_dropped(tmp_path: Path) -> None:
-    """Two runners sharing a tool cache built the same key at once."""
-    venv = built(tmp_path / "venv-k", "k" * 24)
-    (venv / "theirs").write_text("")
-    build = fresh_build(venv)
-    assert settle(build, venv, "k" * 24, {}) == venv
-    assert (venv / "theirs").exists()
-    assert not build.exists()
-
-
-def test_a_stale_folder_in_place_is_replaced(tmp_path: Path) -> None:
-    """An install that died half-way (no marker) left its folder: the new build takes its place."""
-    venv = tmp_path / "venv-k"
-    (venv / "lib").mkdir(parents=True)
-    (venv / "lib" / "half.py").write_text("")
-    build = fresh_build(venv)
-    assert settle(build, venv, "k" * 24, {}) == venv
-    assert not (venv / "lib" / "half.py").exists()
-    assert reusable(venv, "k" * 24, {})
