@@ -8,6 +8,7 @@ that presents findings in a workflow, and the composite action's entry point.
   the jobs a pull request changed;
 - ``plugin``: the ``jobledger_github`` pytest plugin (annotations, summary, SARIF, outputs);
 - ``action``: what ``action.yml`` runs (``python -m pytest_jobledger.github.action``);
-- ``install_key``: the key of the action's private venv (what it was made from), run by path
-  before the tool is installed, so a matching venv is reused.
+- ``install_key``: the action's private venv (run by path before the tool is installed): its key
+  (what it was made from), where it lives, whether the one there is provably this action's to
+  reuse, and the bundled pip wheel that fills a new one.
 """

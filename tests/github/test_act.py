@@ -87,16 +87,37 @@ def make_repo(path: Path, wheels: Path) -> tuple[Path, str]:
     return path, base
 
 
+#: As on a self-hosted runner, which keeps the action's venv in its tool cache between jobs (act
+#: names one under its own cache folder, the same for every run from the same ``base``).
+SELF_HOSTED = ("--env", "RUNNER_ENVIRONMENT=self-hosted")
+
+
 @pytest.fixture(scope="module")
-def run(tmp_path_factory: pytest.TempPathFactory) -> list[dict[str, Any]]:
+def pull_request(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, list[str]]:
+    """The repository, act's base folder, and act's arguments for the pull request event."""
     base = tmp_path_factory.mktemp("act")
     (base / "repo").mkdir()
     repo, sha = make_repo(base / "repo", _act.wheelhouse(base))
     event = base / "event.json"
     event.write_text(json.dumps({"pull_request": {"base": {"sha": sha, "ref": "main"}}}))
-    events = _act.run(repo, base, ["-e", str(event)], event="pull_request")
+    return repo, base, ["-e", str(event), *SELF_HOSTED]
+
+
+@pytest.fixture(scope="module")
+def run(pull_request: tuple[Path, Path, list[str]]) -> list[dict[str, Any]]:
+    repo, base, extra = pull_request
+    events = _act.run(repo, base, extra, event="pull_request")
     assert not (base / "pwned").exists()
     return events
+
+
+@pytest.fixture(scope="module")
+def rerun(
+    pull_request: tuple[Path, Path, list[str]], run: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """The same workflow again, after ``run``, with the same runner tool cache."""
+    repo, base, extra = pull_request
+    return _act.run(repo, base, extra, event="pull_request")
 
 
 def test_the_gate_fails_the_job(run: list[dict[str, Any]]) -> None:
@@ -199,3 +220,32 @@ def test_the_install_is_pinned_and_its_log_is_one_group(run: list[dict[str, Any]
     for name in ("pytest-xdist", "libcst", "pytest"):
         (pin,) = [line for line in pins.splitlines() if line.startswith(f"{name}==")]
         assert f"{name}-{pin.split('==')[1]}" in log, f"{pin} not installed:\n{log[-3000:]}"
+
+
+def _install_log(events: list[dict[str, Any]]) -> str:
+    return "".join(str(event.get("msg", "")) for event in step_events(events, "install"))
+
+
+def _gate_result(events: list[dict[str, Any]]) -> tuple[object, ...]:
+    """What the reviewer sees: the job's result, the annotations, the summary, the outputs."""
+    summaries = [e["content"] for e in step_events(events, "gate") if e.get("command") == "summary"]
+    return (
+        _act.job_results(events),
+        [(c.properties, c.message) for c in commands_acted_on(events, "error")],
+        [(c.properties, c.message) for c in commands_acted_on(events, "warning")],
+        summaries,
+        [line for line in _act.printed(events) if line.startswith(("outputs:", "sarif"))],
+    )
+
+
+def test_a_second_run_reuses_the_venv_and_gates_the_same(
+    run: list[dict[str, Any]], rerun: list[dict[str, Any]]
+) -> None:
+    first, second = _install_log(run), _install_log(rerun)
+    assert "Reusing" not in first
+    assert "Successfully installed" in first
+    reused = "Reusing the venv made from this action by this interpreter: "
+    assert reused in second, second
+    assert "/act/tool_cache/pytest-jobledger/venv-" in second
+    assert "Successfully installed" not in second
+    assert _gate_result(rerun) == _gate_result(run)

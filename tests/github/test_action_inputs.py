@@ -140,17 +140,22 @@ def action_steps() -> dict[str, dict[str, object]]:
 
 
 def test_every_interpreter_the_action_starts_is_isolated() -> None:
-    """``-I`` on each Python the steps start; the install step runs from a fresh folder."""
+    """``-I`` on each Python the steps start; the install step runs from a fresh folder (where
+    the interpreter's bundled pip is unpacked, and run by its path)."""
     starts = []
     for step in action_steps().values():
         script = str(step["run"])
         starts += re.findall(r'"\$(?:JOBLEDGER_PYTHON|py|JOBLEDGER_VENV_PYTHON)" (\S+ \S+)', script)
     key = '-I "$JOBLEDGER_ACTION_PATH/pytest_jobledger/github/install_key.py"'
-    assert starts == [key, "-I -m", "-I -m", "-I -m"]
+    # install_key.py, venv --without-pip, zipfile -e (the bundled pip), venv (with its own pip
+    # when the interpreter bundles none), pip, and the gate.
+    assert starts == [key, "-I -m", "-I -m", "-I -m", '-I "${pip[@]}"', "-I -m"]
     install = str(action_steps()["install"]["run"]).splitlines()
     cd = next(i for i, line in enumerate(install) if line.startswith('cd "$(mktemp -d'))
     assert cd < next(i for i, line in enumerate(install) if "install_key.py" in line)
     assert cd < next(i for i, line in enumerate(install) if "-m venv" in line)
+    assert cd < next(i for i, line in enumerate(install) if "-m zipfile" in line)
+    assert 'pip=("$PWD/pip-run/pip")' in [line.strip() for line in install]
 
 
 def test_inputs_reach_the_shell_only_through_the_environment() -> None:

@@ -141,7 +141,7 @@ def test_action_yml_installs_with_the_constraints_in_a_log_group() -> None:
     assert 'constraints="$JOBLEDGER_ACTION_PATH/pytest_jobledger/github/constraints.txt"' in script
     assert "pytest-xdist" in script
     group = script.index("::group::")
-    assert group < script.index("pip install")
+    assert group < script.index('"${pip[@]}" install')  # pip, the bundled wheel's or the venv's
     assert "trap 'echo \"::endgroup::\"' EXIT" in script  # closed on failure too
     assert "--quiet" not in script  # the folded log is there to read when an install fails
 
