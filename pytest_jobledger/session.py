@@ -79,13 +79,16 @@ class Session:
         today: datetime.date | None = None,
         ledger: Ledger | None = None,
         baseline: bool = True,
+        memos: bool = False,
     ) -> Session:
         """Read the project once.
 
         ``base`` is the git ref review-after-change and ``diff`` compare with; ``today`` dates
         reviews (default: ``JOBLEDGER_TODAY``, else the machine's date); ``ledger`` replaces the
         fresh extraction (the xdist controller's, or a test's). Without ``baseline`` the gate is
-        judged as if there were no baseline file (what ``jobledger baseline`` records).
+        judged as if there were no baseline file (what ``jobledger baseline`` records). With
+        ``memos`` (the read-only commands) the fresh ledger and the parsed overlay come from
+        :mod:`.memo` when nothing they were made of changed.
 
         Only a configuration mistake raises (a corrupt baseline, a malformed ``JOBLEDGER_TODAY``:
         a located :class:`~pytest_jobledger.core.errors.JobledgerError`, exit 2), before any work.
@@ -95,10 +98,8 @@ class Session:
         # Read first: a corrupt baseline is a located error (exit 2) before any work is done.
         known = read_baseline(config) if baseline else None
         if ledger is None:
-            from .extract import extract_ledger  # libcst: only when the code is read
-
-            ledger = extract_ledger(config)
-        overlay, error, digest = read_overlay(config)
+            ledger = fresh_ledger(config, memos=memos)
+        overlay, error, digest = read_overlay(config, memos=memos)
         roster, roster_error = read_roster(config)
         readings = Readings(
             fresh=ledger,
@@ -196,19 +197,51 @@ def evaluate(
     return Session.open(config, ledger=ledger, base=base, today=today, baseline=baseline).gate
 
 
-def read_overlay(config: Config) -> tuple[Overlay | None, OverlayError | None, str | None]:
+def fresh_ledger(config: Config, *, memos: bool = False) -> Ledger:
+    """An extraction of the code as it is now (with ``memos``: the one remembered for files that
+    look exactly as they did then)."""
+    if not memos or not config.cache.enabled:
+        from .extract import extract_ledger  # libcst: only when the code is read
+
+        return extract_ledger(config)
+    from .memo import fresh
+
+    seen = fresh.look(config)
+    remembered = fresh.recall(config, seen)
+    if remembered is not None:
+        return remembered
+    from .extract import extract_ledger
+
+    ledger = extract_ledger(config)
+    fresh.remember(config, seen, ledger)
+    return ledger
+
+
+def read_overlay(
+    config: Config, *, memos: bool = False
+) -> tuple[Overlay | None, OverlayError | None, str | None]:
     """The overlay, with the configured ``max_overlay_bytes``, or why it cannot be used; and the
-    sha256 of the bytes read (``None``: no file), even when they do not parse."""
+    sha256 of the bytes read (``None``: no file), even when they do not parse. With ``memos``,
+    bytes that parsed before are not parsed again (:mod:`.memo.overlay`)."""
     read = read_file("overlay", config)
     if not read.exists:
         return Overlay(path=read.display, exists=False), None, None
     digest = hashlib.sha256(read.raw).hexdigest() if read.raw is not None else None
     if read.text is None:
         return None, refused_overlay(read), digest
+    remembered = None
+    if memos and read.raw is not None:
+        from .memo import overlay as overlay_memo
+
+        remembered = overlay_memo.recall(config, read.raw, read.display)
+    if remembered is not None:
+        return dataclasses.replace(remembered, sha256=digest), None, digest
     try:
         overlay = parse_overlay(read.text, read.display)
     except OverlayError as exc:
         return None, exc, digest
+    if memos and read.raw is not None:
+        overlay_memo.remember(config, read.raw, read.display, overlay)
     return dataclasses.replace(overlay, sha256=digest), None, digest
 
 
