@@ -29,26 +29,14 @@ import datetime
 import hashlib
 from dataclasses import dataclass
 from functools import cached_property
+from typing import TYPE_CHECKING
 
-from . import git
-from .baseline import (
-    BaseBaseline,
-    Baseline,
-    apply_baseline,
-    base_entries,
-    held_by_base,
-    read_baseline,
-    unreadable_base,
-)
 from .core.errors import JobledgerError, OverlayError
 from .core.trace import trace
-from .draft.store import Draft, DraftsError, read_drafts
 from .findings import ChangeReport, GateResult
 from .gate import CommittedLedger, Readings, judge
-from .gate.changes import build_report
 from .gate.committed import Snapshot, committed_view
 from .gate.readings import BaseReading
-from .gate.review import Base
 from .gate.today import resolve_today
 from .ledger.model import Ledger
 from .ledger.store import parse_ledger
@@ -57,7 +45,14 @@ from .overlay.reader import parse_overlay, refused_overlay
 from .overlay.roster import Roster, load_roster
 from .project import Config
 from .project.files import ProjectFile, as_text, limit_of, read_file
-from .reporters.runbook import CommittedRunbook, with_runbook_status
+
+if TYPE_CHECKING:  # what only some views need is imported by them: `list`, `show` and
+    # `verdict` start without the baseline, the drafts, git or the runbook's presenter
+    from . import git
+    from .baseline import BaseBaseline, Baseline
+    from .draft.store import Draft, DraftsError
+    from .gate.review import Base
+    from .reporters.runbook import CommittedRunbook
 
 
 @dataclass(frozen=True)
@@ -96,7 +91,11 @@ class Session:
         trace("session-open")
         day = today if today is not None else resolve_today(None)
         # Read first: a corrupt baseline is a located error (exit 2) before any work is done.
-        known = read_baseline(config) if baseline else None
+        known = None
+        if baseline:
+            from .baseline import read_baseline
+
+            known = read_baseline(config)
         if ledger is None:
             ledger = fresh_ledger(config, memos=memos)
         overlay, error, digest = read_overlay(config, memos=memos)
@@ -135,6 +134,8 @@ class Session:
         """
         if not self.use_baseline:
             return self.unbaselined
+        from .baseline import apply_baseline, held_by_base
+
         display = self.config.display(self.config.baseline_path)
         base = self.readings.base
         known, grown = held_by_base(
@@ -153,6 +154,8 @@ class Session:
         trace("gate-evaluated")
         if self.config.runbook.path is None:
             return self.gate
+        from .reporters.runbook import with_runbook_status
+
         return with_runbook_status(self.gate, self.config, committed_runbook(self.runbook))
 
     @cached_property
@@ -177,6 +180,8 @@ class Session:
             error = self.readings.overlay_error
             assert error is not None
             raise error
+        from .gate.changes import build_report
+
         return build_report(reading.base, self.readings.fresh, self.readings.overlay)
 
     @cached_property
@@ -266,6 +271,8 @@ def read_committed(config: Config) -> CommittedLedger:
 
 def committed_runbook(read: ProjectFile) -> CommittedRunbook:
     """The runbook as its freshness item judges it: its text, or why it cannot be read."""
+    from .reporters.runbook import CommittedRunbook
+
     unreadable = f"cannot be read ({read.reason})" if read.reason is not None else None
     return CommittedRunbook(text=read.text, unreadable=unreadable)
 
@@ -284,6 +291,9 @@ def read_base(config: Config, ref: str) -> BaseReading:
     from the project root) through the tree's own parsers (the same limits, the same refusals),
     or the reason there is no base."""
     trace("base-read")
+    from . import git
+    from .baseline import unreadable_base
+
     display = config.display(config.baseline_path)
     try:
         repository = git.locate(config.root)
@@ -301,6 +311,9 @@ def _base_baseline(
     config: Config, repository: git.Repository, commit: str, ref: str, display: str
 ) -> BaseBaseline:
     """What the base's baseline file vouches for (none when it has none or is unreadable)."""
+    from . import git
+    from .baseline import base_entries, unreadable_base
+
     try:
         raw = repository.show(commit, config.baseline_path, limit=limit_of("baseline", config))
     except git.NotAtCommit:
@@ -311,6 +324,9 @@ def _base_baseline(
 
 
 def _base(config: Config, repository: git.Repository, commit: str, ref: str) -> Base:
+    from . import git
+    from .gate.review import Base
+
     try:
         raw = repository.show(commit, config.ledger_path, limit=limit_of("ledger", config))
     except git.NotAtCommit as exc:
@@ -354,6 +370,8 @@ def _base(config: Config, repository: git.Repository, commit: str, ref: str) -> 
 def read_drafts_file(config: Config) -> dict[str, Draft] | DraftsError:
     """Every draft, or why the drafts file cannot be read (a located error, never a crash: a
     file nested past the parser's depth is refused like any other malformed file)."""
+    from .draft.store import DraftsError, read_drafts
+
     try:
         return read_drafts(read_file("drafts", config))
     except DraftsError as exc:

@@ -15,8 +15,6 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from pathspec.patterns.gitignore.spec import _DIR_MARK, GitIgnoreSpecPattern
-
 from .. import git
 from ..core.paths import read_regular
 
@@ -236,11 +234,19 @@ class _Layer:
             found = None if compiled is None else compiled.search(candidate)
             if found is None:
                 continue
-            if not found.groupdict().get(_DIR_MARK):
+            if not found.groupdict().get(_dir_mark()):
                 return pattern.include
             if weak is None:
                 weak = pattern.include
         return weak
+
+
+def _dir_mark() -> str:
+    """pathspec's group name for a match that stops at a folder (imported when a pattern is
+    tried: a tree whose paths no pattern is tried on never imports pathspec)."""
+    from pathspec.patterns.gitignore.spec import _DIR_MARK
+
+    return _DIR_MARK
 
 
 @dataclass
@@ -257,6 +263,8 @@ class _Pattern:
     def translate(self) -> None:
         """Raises pathspec's error (a ``ValueError``) for a line it cannot read."""
         if not self._translated:
+            from pathspec.patterns.gitignore.spec import GitIgnoreSpecPattern
+
             self.regex, self.include = GitIgnoreSpecPattern.pattern_to_regex(self.line)
             self._translated = True
 
