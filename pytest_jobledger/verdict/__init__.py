@@ -19,26 +19,10 @@ the command line's.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from .decide import decide
-    from .facts import JobFacts, from_snapshot
-    from .model import Action, Answer, Evidence, Fact, Reason, Request, Verdict
-    from .rules import RULES
-
-#: Where each name lives: imported on first use (``list`` and ``show`` read the facts alone,
-#: not the rules, the tiers or the approvals).
-_HOMES = {
-    "decide": "decide",
-    "JobFacts": "facts",
-    "from_snapshot": "facts",
-    **dict.fromkeys(
-        ("Action", "Answer", "Evidence", "Fact", "Reason", "Request", "Verdict"), "model"
-    ),
-    "RULES": "rules",
-}
+from .decide import decide
+from .facts import JobFacts, from_snapshot
+from .model import Action, Answer, Evidence, Fact, Reason, Request, Verdict
+from .rules import RULES
 
 __all__ = [
     "RULES",
@@ -53,10 +37,3 @@ __all__ = [
     "decide",
     "from_snapshot",
 ]
-
-
-def __getattr__(name: str) -> Any:
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module(f"{__name__}.{home}"), name)
