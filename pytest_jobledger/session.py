@@ -99,7 +99,7 @@ class Session:
         if ledger is None:
             ledger = fresh_ledger(config, memos=memos)
         overlay, error, digest = read_overlay(config, memos=memos)
-        roster, roster_error = read_roster(config)
+        roster, roster_error = read_roster(config, memos=memos)
         readings = Readings(
             fresh=ledger,
             committed=read_committed(config),
@@ -227,37 +227,52 @@ def read_overlay(
 ) -> tuple[Overlay | None, OverlayError | None, str | None]:
     """The overlay, with the configured ``max_overlay_bytes``, or why it cannot be used; and the
     sha256 of the bytes read (``None``: no file), even when they do not parse. With ``memos``,
-    bytes that parsed before are not parsed again (:mod:`.memo.overlay`)."""
+    bytes that parsed before are not parsed again (:mod:`.memo.parsed`)."""
     read = read_file("overlay", config)
     if not read.exists:
         return Overlay(path=read.display, exists=False), None, None
     digest = hashlib.sha256(read.raw).hexdigest() if read.raw is not None else None
     if read.text is None:
         return None, refused_overlay(read), digest
+    raw = read.raw if memos else None
     remembered = None
-    if memos and read.raw is not None:
-        from .memo import overlay as overlay_memo
+    if raw is not None:
+        from .memo import parsed
 
-        remembered = overlay_memo.recall(config, read.raw, read.display)
+        remembered = parsed.recall(config, "overlay", raw, read.display, Overlay)
     if remembered is not None:
         return dataclasses.replace(remembered, sha256=digest), None, digest
     try:
         overlay = parse_overlay(read.text, read.display)
     except OverlayError as exc:
         return None, exc, digest
-    if memos and read.raw is not None:
-        overlay_memo.remember(config, read.raw, read.display, overlay)
+    if raw is not None:
+        parsed.remember(config, "overlay", raw, read.display, overlay)
     return dataclasses.replace(overlay, sha256=digest), None, digest
 
 
-def read_roster(config: Config) -> tuple[Roster | None, OverlayError | None]:
-    """The owners roster when one is configured, or why it cannot be used."""
+def read_roster(
+    config: Config, *, memos: bool = False
+) -> tuple[Roster | None, OverlayError | None]:
+    """The owners roster when one is configured, or why it cannot be used (with ``memos``: bytes
+    that parsed before are not parsed again)."""
     if config.owners_path is None:
         return None, None
+    read = read_file("owners", config)
+    raw = read.raw if memos else None
+    if raw is not None:
+        from .memo import parsed
+
+        remembered = parsed.recall(config, "owners", raw, read.display, Roster)
+        if remembered is not None:
+            return remembered, None
     try:
-        return load_roster(read_file("owners", config)), None
+        roster = load_roster(read)
     except OverlayError as exc:
         return None, exc
+    if raw is not None:
+        parsed.remember(config, "owners", raw, read.display, roster)
+    return roster, None
 
 
 def read_committed(config: Config) -> CommittedLedger:
@@ -280,6 +295,8 @@ def committed_runbook(read: ProjectFile) -> CommittedRunbook:
 def read_signers(config: Config) -> tuple[dict[int, tuple[str, int]] | None, str | None]:
     """Who last changed each overlay line (``same_signer``), through the one git runner, or why
     git cannot say."""
+    from . import git
+
     try:
         return git.blame(config.overlay_path, config.root), None
     except git.GitUnavailable as error:

@@ -11,8 +11,9 @@ is whole, signed by that key and made from exactly these inputs:
   configuration, and what each memo adds), read and written the same way for all three;
 - ``fresh``: the fresh ledger, keyed by every file discovery finds (path, module, size, times,
   inode), recorded only when nothing changed while it was extracted;
-- ``overlay``: the parsed overlay, keyed by its bytes and the YAML and schema libraries (an
-  overlay that does not parse is parsed again each time, so its error is the same located one);
+- ``parsed``: the parsed overlay and owners roster, keyed by their bytes and the YAML and schema
+  libraries (a file that does not parse is parsed again each time, so its error is the same
+  located one);
 - ``redaction``: each text's redaction, keyed by the text, where it is shown and the detectors
   installed (a text never seen goes through both detectors).
 
