@@ -1,10 +1,12 @@
 """What a memo's key says of the tool itself: its own code, and the libraries it reads with.
 
 A memo (the stub's, the read-only commands') is trusted only while the code that made it is the
-code that would remake it: :func:`code_digest` hashes every module of the package (an edited
-checkout never trusts an old memo), :func:`libraries` says where each library a memo stands in
-for is installed and how its entry file looks (an upgrade changes it), found without importing
-it (that import is the cost a memo saves).
+code that would remake it. :func:`code_digest` hashes how every module of the package looks
+(its path, size and modification time: reading every module would cost a read-only command a
+tenth of its budget), so an edited checkout, an upgrade or a switched branch never trusts an old
+memo. :func:`libraries` says where each library a memo stands in for is installed and how its
+entry file looks (an upgrade changes it), found without importing it (that import is the cost a
+memo saves).
 """
 
 from __future__ import annotations
@@ -13,17 +15,26 @@ import functools
 import hashlib
 import os
 from importlib.machinery import PathFinder
-from pathlib import Path
 
 
 @functools.cache
 def code_digest() -> str:
-    """The digest of every module of the tool."""
-    package = Path(__file__).resolve().parent.parent
-    parts: list[bytes] = []
-    for path in sorted(package.rglob("*.py")):
-        parts += [path.relative_to(package).as_posix().encode(), path.read_bytes()]
-    return hashlib.sha256(b"\0".join(parts)).hexdigest()
+    """The digest of how every module and data file of the tool looks (path, size, mtime)."""
+    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    found: list[tuple[str, int, int]] = []
+    folders = [package]
+    while folders:
+        folder = folders.pop()
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                if entry.is_dir(follow_symlinks=False):
+                    if entry.name != "__pycache__":
+                        folders.append(entry.path)
+                elif entry.name.endswith((".py", ".json")):
+                    info = entry.stat()
+                    where = os.path.relpath(entry.path, package)
+                    found.append((where, info.st_size, info.st_mtime_ns))
+    return hashlib.sha256(repr(sorted(found)).encode()).hexdigest()
 
 
 def libraries(names: tuple[str, ...]) -> dict[str, object]:
