@@ -10,7 +10,8 @@ is whole, signed by that key and made from exactly these inputs:
 - ``signed``: the one memo file (its key: the tool's version and code, Python, the whole
   configuration, and what each memo adds), read and written the same way for all three;
 - ``fresh``: the fresh ledger, keyed by every file discovery finds (path, module, size, times,
-  inode), recorded only when nothing changed while it was extracted;
+  inode), recorded only when nothing changed while it was extracted; and ``patterns``, pathspec's
+  translation of each gitignore line seen before (keyed by pathspec's installation);
 - ``parsed``: the parsed overlay and owners roster, keyed by their bytes and the YAML and schema
   libraries (a file that does not parse is parsed again each time, so its error is the same
   located one);

@@ -11,11 +11,15 @@ and never when discovery met a folder it could not list.
 
 from __future__ import annotations
 
+import contextlib
+import json
 import os
 import pickle
 import time
 from dataclasses import dataclass
 
+from ..core.fingerprint import libraries
+from ..extract import discovery
 from ..extract.discovery import Excludes, iter_source_files
 from ..ledger.model import Ledger
 from ..project import Config
@@ -34,7 +38,23 @@ class Look:
 
 
 def look(config: Config) -> Look | None:
-    """How every source file looks now, or ``None`` when discovery met a problem."""
+    """How every source file looks now, or ``None`` when discovery met a problem. The gitignore
+    lines' translations pathspec made in earlier runs are remembered too (its import costs a
+    read-only command a tenth of its budget), keyed by pathspec's installation."""
+    patterns = open_signed(config, "patterns", {"libraries": libraries(("pathspec",))})
+    payload = patterns.read() if patterns is not None else None
+    if payload is not None:
+        with contextlib.suppress(ValueError):
+            discovery.use_translations(json.loads(payload))
+    try:
+        return _look(config)
+    finally:
+        known = json.dumps(discovery.translations(), sort_keys=True, ensure_ascii=True)
+        if patterns is not None and known.encode("ascii") != payload:
+            patterns.write(known.encode("ascii"))
+
+
+def _look(config: Config) -> Look | None:
     seen = time.time_ns()
     scan = config.extraction
     problems: list[str] = []

@@ -92,9 +92,8 @@ def test_the_memos_answer_what_the_full_path_answers(
         apply(root, case.get("before", {}))
     assert answers(memo, capsys, monkeypatch) == answers(full, capsys, monkeypatch, "--no-cache")
     kinds = sorted(path.name.split("-")[0] for path in (tmp_path / "cache").glob("*.memo"))
-    assert kinds == sorted(
-        ["fresh", "overlay", "redaction", *(["owners"] if "before" in case else [])]
-    )
+    owners = ["owners"] if "before" in case else []
+    assert kinds == sorted(["fresh", "overlay", "patterns", "redaction", *owners])
     for root in (memo, full):
         apply(root, case["edit"])
     after = answers(full, capsys, monkeypatch, "--no-cache")
@@ -194,6 +193,7 @@ def test_a_memo_not_signed_by_this_machine_for_these_inputs_is_ignored(
     assert sorted(path.name.split("-")[0] for path in folder.glob("*.memo")) == [
         "fresh",
         "overlay",
+        "patterns",
         "redaction",
     ]
     spoil(root, env, folder)
