@@ -16,7 +16,8 @@ is whole, signed by that key and made from exactly these inputs:
   libraries (a file that does not parse is parsed again each time, so its error is the same
   located one);
 - ``redaction``: each text's redaction, keyed by the text, where it is shown and the detectors
-  installed (a text never seen goes through both detectors).
+  installed (a text never seen goes through both detectors), and which order-like pattern each
+  text matched (a text never seen is scanned in full).
 
 A missing, corrupt, truncated or foreign memo (one a pull request committed into the cache
 folder cannot carry the key) is ignored and the full path runs; ``--no-cache`` neither reads nor

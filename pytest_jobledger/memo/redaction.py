@@ -1,8 +1,10 @@
-"""Each text's redaction, remembered: a signed cell shown again imports no detector.
+"""Each text's redaction and directive scan, remembered: a signed cell shown again imports no
+detector and compiles no pattern.
 
 :func:`remembered` hands :mod:`~pytest_jobledger.core.redact` the results of earlier runs (keyed
 by the text and where it is shown, under a memo keyed by the detectors installed and the tool's
-code) and records what this run added. A text not in the memo goes through both detectors.
+code), and :mod:`~pytest_jobledger.core.directives` which pattern each text matched (keyed by the
+text), and records what this run added. A text not in the memo goes through the full detectors.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from ..core import redact
+from ..core import directives, redact
 from ..core.fingerprint import libraries
 from ..project import Config
 from .signed import open_signed
@@ -51,10 +53,12 @@ def remembered(config: Config) -> Iterator[None]:
         return
     book = Book(_known(signed.read()))
     redact.use_memo(book.get_result, book.add)
+    directives.use_memo(book.get_result, book.add)
     try:
         yield
     finally:
         redact.use_memo(None, None)
+        directives.use_memo(None, None)
     if book.added:
         kept = book if len(book) <= MAX_TEXTS else {key: book[key] for key in book.used}
         signed.write(json.dumps(kept, sort_keys=True, ensure_ascii=True).encode("ascii"))
