@@ -22,17 +22,17 @@ Python writes and reuses bytecode as an installed package does: ``PYTHONDONTWRIT
 removed from the children's environment (with it, every module of the tool is compiled on every
 start, about twice this package's import time; ``--as-is`` keeps the caller's environment).
 
-One run on ``examples/celery`` after the read-only commands' memos (2 CPUs shared with two
-other test suites, load average 5.6 to 6.3, Python 3.11.7; medians of 5 interleaved rounds;
-``python -c pass`` 0.098 s wall, 0.049 s CPU; "before" is main at 369e2c4 in the same rounds)::
+One run on ``examples/celery`` after the read-only commands' memos (2 CPUs, load average 1.4
+falling to 1.3, Python 3.11.7; medians of 5 interleaved rounds; ``python -c pass`` 0.042 s
+wall, 0.041 s CPU; "before" is main at 369e2c4 in the same rounds)::
 
     command          wall ratio  CPU ratio  before: wall ratio  before: CPU ratio  target
-    --help                  2.0        1.9                 1.8                2.0     ≤ 3
-    --version               1.8        1.8                 1.9                1.8     ≤ 3
-    list                    6.7        6.5                19.4               19.6     ≤ 6
-    show JOB                6.4        6.4                18.4               18.5     ≤ 6
-    verdict JOB             7.6        7.3                19.5               18.9     ≤ 6
-    audit --verify          5.2        4.2                 4.4                4.3     ≤ 6
+    --help                  1.7        1.7                 1.8                1.8     ≤ 3
+    --version               1.6        1.6                 1.7                1.8     ≤ 3
+    list                    6.0        6.1                19.9               20.2     ≤ 6
+    show JOB                5.9        6.0                17.9               18.2     ≤ 6
+    verdict JOB             7.1        7.1                18.2               18.4     ≤ 6
+    audit --verify          4.0        4.1                 4.1                4.1     ≤ 6
 
 ``--gate`` adds the xdist question: ``pytest --jobledger -m jobledger`` serially and with
 ``-n 2`` beside pytest on as many trivial passing items, serially and with ``-n 2``; what the gate
