@@ -26,6 +26,9 @@ Data flows one way, one folder per stage (``tests/test_layering.py`` enforces th
 - ``stub/``: beside the chain, edits overlay text and never signs a cell;
 - ``verdict/``: may an operator retry, requeue or replay a job? approved, blocked or needs-review;
 - ``audit/``: the verdicts' append-only trail, chained by sha256 (it leans only on the leaves);
+- ``memo/``: what ``list``, ``show`` and ``verdict`` worked out last time (the fresh ledger,
+  the parsed overlay and roster, each text's redaction), signed with this machine's key and
+  used only for exactly the same inputs, so an unchanged tree answers at once;
 - ``session``: every input read once (``Session.open``), and the views the commands ask for;
 - ``reporters/``: findings -> text or JSON for ``jobledger check``, ``markdown`` (inert Markdown),
   ``changes`` (``jobledger diff``), and ``reporters/runbook/``: the gate's result -> the runbook;

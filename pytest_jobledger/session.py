@@ -29,26 +29,14 @@ import datetime
 import hashlib
 from dataclasses import dataclass
 from functools import cached_property
+from typing import TYPE_CHECKING
 
-from . import git
-from .baseline import (
-    BaseBaseline,
-    Baseline,
-    apply_baseline,
-    base_entries,
-    held_by_base,
-    read_baseline,
-    unreadable_base,
-)
 from .core.errors import JobledgerError, OverlayError
 from .core.trace import trace
-from .draft.store import Draft, DraftsError, read_drafts
 from .findings import ChangeReport, GateResult
 from .gate import CommittedLedger, Readings, judge
-from .gate.changes import build_report
 from .gate.committed import Snapshot, committed_view
 from .gate.readings import BaseReading
-from .gate.review import Base
 from .gate.today import resolve_today
 from .ledger.model import Ledger
 from .ledger.store import parse_ledger
@@ -57,7 +45,14 @@ from .overlay.reader import parse_overlay, refused_overlay
 from .overlay.roster import Roster, load_roster
 from .project import Config
 from .project.files import ProjectFile, as_text, limit_of, read_file
-from .reporters.runbook import CommittedRunbook, with_runbook_status
+
+if TYPE_CHECKING:  # what only some views need is imported by them: `list`, `show` and
+    # `verdict` start without the baseline, the drafts, git or the runbook's presenter
+    from . import git
+    from .baseline import BaseBaseline, Baseline
+    from .draft.store import Draft, DraftsError
+    from .gate.review import Base
+    from .reporters.runbook import CommittedRunbook
 
 
 @dataclass(frozen=True)
@@ -79,13 +74,16 @@ class Session:
         today: datetime.date | None = None,
         ledger: Ledger | None = None,
         baseline: bool = True,
+        memos: bool = False,
     ) -> Session:
         """Read the project once.
 
         ``base`` is the git ref review-after-change and ``diff`` compare with; ``today`` dates
         reviews (default: ``JOBLEDGER_TODAY``, else the machine's date); ``ledger`` replaces the
         fresh extraction (the xdist controller's, or a test's). Without ``baseline`` the gate is
-        judged as if there were no baseline file (what ``jobledger baseline`` records).
+        judged as if there were no baseline file (what ``jobledger baseline`` records). With
+        ``memos`` (the read-only commands) the fresh ledger and the parsed overlay come from
+        :mod:`.memo` when nothing they were made of changed.
 
         Only a configuration mistake raises (a corrupt baseline, a malformed ``JOBLEDGER_TODAY``:
         a located :class:`~pytest_jobledger.core.errors.JobledgerError`, exit 2), before any work.
@@ -93,13 +91,15 @@ class Session:
         trace("session-open")
         day = today if today is not None else resolve_today(None)
         # Read first: a corrupt baseline is a located error (exit 2) before any work is done.
-        known = read_baseline(config) if baseline else None
-        if ledger is None:
-            from .extract import extract_ledger  # libcst: only when the code is read
+        known = None
+        if baseline:
+            from .baseline import read_baseline
 
-            ledger = extract_ledger(config)
-        overlay, error, digest = read_overlay(config)
-        roster, roster_error = read_roster(config)
+            known = read_baseline(config)
+        if ledger is None:
+            ledger = fresh_ledger(config, memos=memos)
+        overlay, error, digest = read_overlay(config, memos=memos)
+        roster, roster_error = read_roster(config, memos=memos)
         readings = Readings(
             fresh=ledger,
             committed=read_committed(config),
@@ -134,6 +134,8 @@ class Session:
         """
         if not self.use_baseline:
             return self.unbaselined
+        from .baseline import apply_baseline, held_by_base
+
         display = self.config.display(self.config.baseline_path)
         base = self.readings.base
         known, grown = held_by_base(
@@ -152,6 +154,8 @@ class Session:
         trace("gate-evaluated")
         if self.config.runbook.path is None:
             return self.gate
+        from .reporters.runbook import with_runbook_status
+
         return with_runbook_status(self.gate, self.config, committed_runbook(self.runbook))
 
     @cached_property
@@ -176,6 +180,8 @@ class Session:
             error = self.readings.overlay_error
             assert error is not None
             raise error
+        from .gate.changes import build_report
+
         return build_report(reading.base, self.readings.fresh, self.readings.overlay)
 
     @cached_property
@@ -196,30 +202,77 @@ def evaluate(
     return Session.open(config, ledger=ledger, base=base, today=today, baseline=baseline).gate
 
 
-def read_overlay(config: Config) -> tuple[Overlay | None, OverlayError | None, str | None]:
+def fresh_ledger(config: Config, *, memos: bool = False) -> Ledger:
+    """An extraction of the code as it is now (with ``memos``: the one remembered for files that
+    look exactly as they did then)."""
+    if not memos or not config.cache.enabled:
+        from .extract import extract_ledger  # libcst: only when the code is read
+
+        return extract_ledger(config)
+    from .memo import fresh
+
+    seen = fresh.look(config)
+    remembered = fresh.recall(config, seen)
+    if remembered is not None:
+        return remembered
+    from .extract import extract_ledger
+
+    ledger = extract_ledger(config)
+    fresh.remember(config, seen, ledger)
+    return ledger
+
+
+def read_overlay(
+    config: Config, *, memos: bool = False
+) -> tuple[Overlay | None, OverlayError | None, str | None]:
     """The overlay, with the configured ``max_overlay_bytes``, or why it cannot be used; and the
-    sha256 of the bytes read (``None``: no file), even when they do not parse."""
+    sha256 of the bytes read (``None``: no file), even when they do not parse. With ``memos``,
+    bytes that parsed before are not parsed again (:mod:`.memo.parsed`)."""
     read = read_file("overlay", config)
     if not read.exists:
         return Overlay(path=read.display, exists=False), None, None
     digest = hashlib.sha256(read.raw).hexdigest() if read.raw is not None else None
     if read.text is None:
         return None, refused_overlay(read), digest
+    raw = read.raw if memos else None
+    remembered = None
+    if raw is not None:
+        from .memo import parsed
+
+        remembered = parsed.recall(config, "overlay", raw, read.display, Overlay)
+    if remembered is not None:
+        return dataclasses.replace(remembered, sha256=digest), None, digest
     try:
         overlay = parse_overlay(read.text, read.display)
     except OverlayError as exc:
         return None, exc, digest
+    if raw is not None:
+        parsed.remember(config, "overlay", raw, read.display, overlay)
     return dataclasses.replace(overlay, sha256=digest), None, digest
 
 
-def read_roster(config: Config) -> tuple[Roster | None, OverlayError | None]:
-    """The owners roster when one is configured, or why it cannot be used."""
+def read_roster(
+    config: Config, *, memos: bool = False
+) -> tuple[Roster | None, OverlayError | None]:
+    """The owners roster when one is configured, or why it cannot be used (with ``memos``: bytes
+    that parsed before are not parsed again)."""
     if config.owners_path is None:
         return None, None
+    read = read_file("owners", config)
+    raw = read.raw if memos else None
+    if raw is not None:
+        from .memo import parsed
+
+        remembered = parsed.recall(config, "owners", raw, read.display, Roster)
+        if remembered is not None:
+            return remembered, None
     try:
-        return load_roster(read_file("owners", config)), None
+        roster = load_roster(read)
     except OverlayError as exc:
         return None, exc
+    if raw is not None:
+        parsed.remember(config, "owners", raw, read.display, roster)
+    return roster, None
 
 
 def read_committed(config: Config) -> CommittedLedger:
@@ -233,6 +286,8 @@ def read_committed(config: Config) -> CommittedLedger:
 
 def committed_runbook(read: ProjectFile) -> CommittedRunbook:
     """The runbook as its freshness item judges it: its text, or why it cannot be read."""
+    from .reporters.runbook import CommittedRunbook
+
     unreadable = f"cannot be read ({read.reason})" if read.reason is not None else None
     return CommittedRunbook(text=read.text, unreadable=unreadable)
 
@@ -240,6 +295,8 @@ def committed_runbook(read: ProjectFile) -> CommittedRunbook:
 def read_signers(config: Config) -> tuple[dict[int, tuple[str, int]] | None, str | None]:
     """Who last changed each overlay line (``same_signer``), through the one git runner, or why
     git cannot say."""
+    from . import git
+
     try:
         return git.blame(config.overlay_path, config.root), None
     except git.GitUnavailable as error:
@@ -251,6 +308,9 @@ def read_base(config: Config, ref: str) -> BaseReading:
     from the project root) through the tree's own parsers (the same limits, the same refusals),
     or the reason there is no base."""
     trace("base-read")
+    from . import git
+    from .baseline import unreadable_base
+
     display = config.display(config.baseline_path)
     try:
         repository = git.locate(config.root)
@@ -268,6 +328,9 @@ def _base_baseline(
     config: Config, repository: git.Repository, commit: str, ref: str, display: str
 ) -> BaseBaseline:
     """What the base's baseline file vouches for (none when it has none or is unreadable)."""
+    from . import git
+    from .baseline import base_entries, unreadable_base
+
     try:
         raw = repository.show(commit, config.baseline_path, limit=limit_of("baseline", config))
     except git.NotAtCommit:
@@ -278,6 +341,9 @@ def _base_baseline(
 
 
 def _base(config: Config, repository: git.Repository, commit: str, ref: str) -> Base:
+    from . import git
+    from .gate.review import Base
+
     try:
         raw = repository.show(commit, config.ledger_path, limit=limit_of("ledger", config))
     except git.NotAtCommit as exc:
@@ -321,6 +387,8 @@ def _base(config: Config, repository: git.Repository, commit: str, ref: str) -> 
 def read_drafts_file(config: Config) -> dict[str, Draft] | DraftsError:
     """Every draft, or why the drafts file cannot be read (a located error, never a crash: a
     file nested past the parser's depth is refused like any other malformed file)."""
+    from .draft.store import DraftsError, read_drafts
+
     try:
         return read_drafts(read_file("drafts", config))
     except DraftsError as exc:

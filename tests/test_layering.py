@@ -63,6 +63,12 @@ FORBIDDEN["baseline"] = frozenset(
 # serves may be reached from it, and nothing below it may reach up to it.
 FORBIDDEN["session"] = frozenset({"cli", "github", "plugin", "stub", "pytest"})
 FORBIDDEN["plugin"] = frozenset({"draft"})
+# The read-only commands' memos stand in for readings the session makes: they know the tree,
+# the overlay and the redaction step, never what joins, judges or presents them.
+FORBIDDEN["memo"] = frozenset(
+    {"gate", "stub", "github", "reporters", "cli", "plugin", "pytest", "session", "draft"}
+    | {"verdict", "baseline", "findings", "docs"}
+)
 # The docs builders are presenters: they never parse source or read the overlay themselves, and
 # reach the session through docs/model.py alone (test_the_docs_reach_the_gate_through_one_module).
 FORBIDDEN["docs"] = frozenset(
@@ -91,7 +97,7 @@ LAYERS: dict[str, int] = {
     **dict.fromkeys(("ledger", "overlay"), 5),
     "findings": 6,
     **dict.fromkeys(("extract", "baseline", "draft"), 7),
-    **dict.fromkeys(("gate", "stub"), 8),
+    **dict.fromkeys(("gate", "stub", "memo"), 8),
     "verdict": 9,
     "session": 10,
     # The presenters, themselves in order: the formats, then what draws them.

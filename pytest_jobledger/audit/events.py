@@ -23,6 +23,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
+from ..core.shapes import conforms
 from . import anchor
 from .chain import CHAIN_KEYS, GENESIS, AuditError
 from .log import Line, Since
@@ -82,12 +83,15 @@ def problems(record: Mapping[str, Any]) -> list[str]:
 
 def line_problems(record: Mapping[str, Any]) -> list[str]:
     """Why ``record`` (one stored line of the trail, chain keys included) is not an event of
-    its kind (empty: it is one)."""
-    import jsonschema  # only when an event is written or checked
-
+    its kind (empty: it is one). A record the quick check (:mod:`..core.shapes`) proves valid
+    needs no validator; any other is judged, and worded, by jsonschema."""
     kind = record.get("event")
     if kind not in KINDS:
         return [f"its event kind {kind!r} is none of {', '.join(KINDS)}"]
+    if conforms(schema(str(kind)), dict(record)) is True:
+        return []
+    import jsonschema  # only when an event is not proved valid above
+
     validator = jsonschema.Draft202012Validator(schema(str(kind)))
     found = sorted(validator.iter_errors(dict(record)), key=lambda error: list(error.path))
     return [

@@ -34,6 +34,15 @@ def add_cache_argument(
     parser.add_argument("--no-cache", action="store_true", help=help)
 
 
+def add_memo_argument(parser: argparse.ArgumentParser) -> None:
+    """``--no-cache`` for the read-only commands (``list``, ``show``, ``verdict``)."""
+    add_cache_argument(
+        parser,
+        help="answer without the memos of earlier runs or the content cache (neither read nor "
+        "written)",
+    )
+
+
 def find_job(snapshot: Snapshot, job_id: str) -> JobFacts:
     """The facts of ``job_id``, or a usage error that says which id was meant (exit 2).
 

@@ -12,10 +12,12 @@ from typing import Any
 from ..core.text import clip, one_line, say
 from ..gate.cells import normal_text
 from ..gate.committed import Snapshot
+from ..memo.redaction import remembered
+from ..project import Config
 from ..session import Session
 from ..verdict import JobFacts, from_snapshot
 from .cards import ledger_line, overlay_line
-from .common import config_from_args
+from .common import add_memo_argument, config_from_args
 from .observations import observed
 from .options import TEXT_JSON, add_format_argument
 
@@ -28,11 +30,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--queue", metavar="Q", help="only jobs the ledger puts on queue Q")
     parser.add_argument("--owner", metavar="O", help="only jobs whose signed paging owner is O")
     add_format_argument(parser, TEXT_JSON)
+    add_memo_argument(parser)
 
 
 def run(args: argparse.Namespace) -> int:
     config = config_from_args(args)
-    snapshot = Session.open(config, baseline=False).committed_view
+    with remembered(config):
+        return _run(args, config)
+
+
+def _run(args: argparse.Namespace, config: Config) -> int:
+    snapshot = Session.open(config, baseline=False, memos=True).committed_view
     rows = [row for row in job_rows(snapshot) if _wanted(row, args)]
     filters = {"unsigned": bool(args.unsigned), "queue": args.queue, "owner": args.owner}
     observed(config, snapshot, args, command="list", job=None, filters=filters, shown=len(rows))

@@ -15,7 +15,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from .. import __version__, audit
+from .. import __version__
 from ..core.errors import JobledgerError
 from ..core.redact import redact
 from ..core.text import clip
@@ -48,6 +48,7 @@ def observed(
     """Append the observation before anything is printed (only with ``audit_observations``)."""
     if not config.verdict.audit_observations:
         return
+    from .. import audit  # only with audit_observations: `list` and `show` start without it
     from .verdict import open_trail  # the verdict's refusal when the trail cannot be opened
 
     actor, actor_from = _who(args)
@@ -97,6 +98,8 @@ def refused(
         "reason": clip(redact(str(error), "the refusal"), REASON_CHARS),
         "version": __version__,
     }
+    from .. import audit
+
     try:
         store = audit.open_store(config.verdict.audit_log, root=config.root)
         audit.append_event(store, record)

@@ -8,10 +8,12 @@ from typing import Any
 
 from ..core.redact import redact
 from ..core.text import say
+from ..memo.redaction import remembered
+from ..project import Config
 from ..session import Session
 from ..verdict import JobFacts
 from .cards import job_card
-from .common import config_from_args, find_job
+from .common import add_memo_argument, config_from_args, find_job
 from .listing import sources_json
 from .observations import observed
 from .options import TEXT_JSON, add_format_argument
@@ -20,6 +22,7 @@ from .options import TEXT_JSON, add_format_argument
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("job", metavar="JOB_ID", help="the job's id in the ledger")
     add_format_argument(parser, TEXT_JSON)
+    add_memo_argument(parser)
 
 
 def minimised_row(facts: JobFacts) -> dict[str, Any]:
@@ -32,7 +35,12 @@ def minimised_row(facts: JobFacts) -> dict[str, Any]:
 
 def run(args: argparse.Namespace) -> int:
     config = config_from_args(args)
-    snapshot = Session.open(config, baseline=False).committed_view
+    with remembered(config):
+        return _run(args, config)
+
+
+def _run(args: argparse.Namespace, config: Config) -> int:
+    snapshot = Session.open(config, baseline=False, memos=True).committed_view
     facts = find_job(snapshot, args.job)
     observed(config, snapshot, args, command="show", job=facts.job.id, filters={}, shown=1)
     if args.format == "json":

@@ -33,6 +33,7 @@ from ..core.errors import JobledgerError
 from ..core.paths import Shown
 from ..core.text import one_line, say
 from ..gate.committed import Snapshot
+from ..memo.redaction import remembered
 from ..project import Config
 from ..session import Session
 from ..verdict import Action, Answer, JobFacts, Request, Verdict, decide
@@ -41,7 +42,7 @@ from ..verdict.approval import ApprovalCheck, changed_by, check, history
 from ..verdict.approvers import at_base, default_base
 from ..verdict.tiers import tier_of
 from .cards import verdict_card
-from .common import config_from_args, find_job
+from .common import add_memo_argument, config_from_args, find_job
 from .listing import sources_json
 from .observations import refused
 from .options import TEXT_JSON, add_format_argument
@@ -74,6 +75,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--ticket", metavar="REF", help="the incident or change ticket")
     parser.add_argument("--actor", metavar="NAME", help="who asks (default: the OS user)")
     add_format_argument(parser, TEXT_JSON)
+    add_memo_argument(parser)
     # -- plans and signed approvals (kept in one block) -------------------------------------------
     parser.add_argument(
         "--plan",
@@ -98,11 +100,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     config = config_from_args(args)
+    with remembered(config):
+        return _run(args, config)
+
+
+def _run(args: argparse.Namespace, config: Config) -> int:
     known = False
     try:
         request = _request(args)
         _plan_options(args)
-        session = Session.open(config, baseline=False)
+        session = Session.open(config, baseline=False, memos=True)
         snapshot = session.committed_view
         facts = find_job(snapshot, args.job)
         known = True

@@ -11,7 +11,11 @@
   scratch folder, this user's own files);
 - ``environment``: every ``JOBLEDGER_*`` variable, named and read here only;
 - ``trace``: a note of each reading a session makes, for the suite;
-- ``redact``: the one redaction step every docstring and cell text passes before it is shown;
+- ``redact``: the one redaction step every docstring and cell text passes before it is shown
+  (a memo of earlier runs' results can be handed in);
+- ``shapes``: a quick strict check of a record against the JSON Schema subset the trail's
+  schemas use (``True`` only when surely valid; otherwise the full validator decides);
+- ``fingerprint``: what a memo's key says of the tool (its code, the libraries it stands in for);
 - ``directives``: text that reads as an order (a possible injected instruction), one detector
   for the gate and the verdict.
 

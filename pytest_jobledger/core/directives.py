@@ -56,22 +56,35 @@ read text at all. It makes the common attempts visible, it does not make a rewri
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import re
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
 
 
 @dataclass(frozen=True)
 class Directive:
-    """One pattern: its stable name, what a hit reads as (shown instead of the text), the regex."""
+    """One pattern: its stable name, what a hit reads as (shown instead of the text), the regex
+    (compiled on first use: a command whose texts the memo answers compiles none)."""
 
     name: str
     reads_as: str
-    pattern: re.Pattern[str]
+    source: str
+
+    @property
+    def pattern(self) -> re.Pattern[str]:
+        return _compiled(self.source)
 
 
-def _compile(*alternatives: str) -> re.Pattern[str]:
-    return re.compile("|".join(f"(?:{alternative})" for alternative in alternatives))
+@functools.cache
+def _compiled(source: str) -> re.Pattern[str]:
+    return re.compile(source)
+
+
+def _compile(*alternatives: str) -> str:
+    return "|".join(f"(?:{alternative})" for alternative in alternatives)
 
 
 #: A negated order is the opposite of one: "never skip the review", "do not approve it".
@@ -164,6 +177,7 @@ DIRECTIVES: tuple[Directive, ...] = (
     ),
 )
 
+_BY_NAME = {directive.name: directive for directive in DIRECTIVES}
 _SPACE = re.compile(r"\s+")
 
 
@@ -174,8 +188,34 @@ def normalise(text: str) -> str:
     return _SPACE.sub(" ", text.casefold()).strip()
 
 
+#: Earlier runs' answers (:func:`use_memo`, kept with the redactions by
+#: :mod:`pytest_jobledger.memo.redaction`): a key -> the directive's name, ``""`` for none.
+_recall: Callable[[str], str | None] | None = None
+_record: Callable[[str, str], None] | None = None
+
+
+def use_memo(
+    recall: Callable[[str], str | None] | None, record: Callable[[str, str], None] | None
+) -> None:
+    """Answer from (and add to) a memo of earlier scans; ``None`` stops using it."""
+    global _recall, _record
+    _recall, _record = recall, record
+
+
 def scan(text: str) -> Directive | None:
     """The first pattern the text matches once normalised (``None``: it reads as data)."""
+    if _recall is None or _record is None:
+        return _scan(text)
+    key = "directive:" + hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+    found = _recall(key)
+    if found is not None and (found == "" or found in _BY_NAME):
+        return _BY_NAME.get(found)
+    hit = _scan(text)
+    _record(key, hit.name if hit is not None else "")
+    return hit
+
+
+def _scan(text: str) -> Directive | None:
     normal = normalise(text)
     for directive in DIRECTIVES:
         if directive.pattern.search(normal):

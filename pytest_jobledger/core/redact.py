@@ -15,13 +15,16 @@ Two detectors, always both:
 
 Neither is a proof: a secret neither knows is printed. The marker never repeats any of the text
 it replaces. No I/O; results are cached per text, so a page with the same docstring twice costs
-one scan.
+one scan, and the read-only commands hand in a memo of earlier runs' results
+(:func:`use_memo`, kept by :mod:`pytest_jobledger.memo.redaction`): a text seen before is not
+scanned again, so detect-secrets is not even imported.
 """
 
 from __future__ import annotations
 
+import hashlib
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import lru_cache
 from typing import Any
 
@@ -51,6 +54,24 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
 #: Characters of a token around the part a detector names (detect-secrets reports ``ghp`` of a
 #: GitHub token): the whole run is withheld, not just the part it matched.
 _TOKEN = re.compile(r"[A-Za-z0-9+/=_\-.~]+")
+
+#: Earlier runs' results (:func:`use_memo`): how to look one up by its key, and how to add one.
+_recall: Callable[[str], str | None] | None = None
+_record: Callable[[str, str], None] | None = None
+
+
+def use_memo(
+    recall: Callable[[str], str | None] | None, record: Callable[[str, str], None] | None
+) -> None:
+    """Answer from (and add to) a memo keyed by :func:`memo_key`; ``None`` stops using it."""
+    global _recall, _record
+    _recall, _record = recall, record
+
+
+def memo_key(text: str, where: str) -> str:
+    """What a result is remembered by: the text and where it is shown (the marker names it)."""
+    data = f"{where}\0{text}".encode("utf-8", "surrogatepass")
+    return hashlib.sha256(data).hexdigest()
 
 
 def redact(text: str, where: str | None = None) -> str:
@@ -84,6 +105,17 @@ def detector() -> str:
 
 @lru_cache(maxsize=4096)
 def _redact(text: str, where: str) -> str:
+    if _recall is None or _record is None:
+        return _scanned(text, where)
+    key = memo_key(text, where)
+    found = _recall(key)
+    if found is None:
+        found = _scanned(text, where)
+        _record(key, found)
+    return found
+
+
+def _scanned(text: str, where: str) -> str:
     path, line = _split(where)
     spans: list[tuple[int, int, str]] = []
     for kind, pattern in _PATTERNS:

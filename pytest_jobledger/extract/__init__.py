@@ -19,11 +19,25 @@ not parsed), ``reading`` (bytes and their digest, or a located problem), ``reduc
 libcst to parse), ``filescan`` (one candidate file scanned), ``parallel`` (worker processes when
 there are many), ``cache`` + ``cachekey`` + ``deps`` (the content cache, its machine key, what a
 row was made from). ``wrapper``: what a declared wrapper's own body sets.
-Extraction knows nothing of overlays, the gate or pytest.
+``folder``: where the content cache and the other memos live. Extraction knows nothing of
+overlays, the gate or pytest.
+
+The driver is imported on first use of a name below (module ``__getattr__``), so a command that
+only needs the cache folder, the machine key or discovery does not pay for the whole engine.
 """
 
 from __future__ import annotations
 
-from .engine import Extraction, extract, extract_ledger
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .engine import Extraction, extract, extract_ledger
 
 __all__ = ["Extraction", "extract", "extract_ledger"]
+
+
+def __getattr__(name: str) -> Any:
+    if name in __all__:
+        return getattr(importlib.import_module(f"{__name__}.engine"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

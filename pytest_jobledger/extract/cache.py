@@ -39,20 +39,21 @@ from pathlib import Path
 from typing import Any
 
 from .. import __version__
-from ..core import environment
-from ..core.atomic import atomic_write, make_folder
+from ..core.atomic import atomic_write
 from ..core.paths import read_regular
 from ..ledger.model import Job, Pattern, Unsupported
 from ..project import Config
 from .cachekey import KeyUnavailable, load_key, sign, verify
 from .celery_facts import CeleryFact
 from .deps import Trail, digest
+from .folder import ENV as ENV
+from .folder import TAG as TAG
+from .folder import cache_folder, is_cache_folder, prepare_folder
 from .limits import MAX_FILE_BYTES_CEILING
 from .prefilter import BindFact, TextFacts
 
 #: 2: the head holds an HMAC under this machine's key, not a content digest.
 FORMAT = 2
-ENV = environment.CACHE_DIR
 #: A snapshot larger than this is not read (a tree of 100,000 files makes about 30 MB).
 MAX_SNAPSHOT_BYTES = 256 * 1024 * 1024
 #: A file whose times are this close to the moment it was read is read again next time. Linux
@@ -60,8 +61,6 @@ MAX_SNAPSHOT_BYTES = 256 * 1024 * 1024
 #: seconds (FAT keeps two) is detected by times without a fraction.
 RACY_NS = 100_000_000
 COARSE_RACY_NS = 2_000_000_000
-TAG = "Signature: 8a477f597d28d172789f06886806bc55"
-GITIGNORE = "# The content cache of pytest-jobledger: never commit it.\n*\n"
 
 #: (size, mtime_ns, ctime_ns, inode, device): how a file looked when it was read.
 Stat = tuple[int, int, int, int, int]
@@ -191,17 +190,6 @@ class Store:
             return
 
 
-def cache_folder(config: Config) -> tuple[Path, Path | None]:
-    """The cache folder for ``config`` and what its reads and writes are bound to:
-    ``JOBLEDGER_CACHE_DIR`` when set (``None``: the folder itself, the operator named it), else
-    the root's ``cache_dir`` (bound to the root). Other caches of the tool (the stub's memo of a
-    run with nothing to do) live here too."""
-    named = environment.read(ENV).strip()
-    if named:
-        return Path(named).expanduser().resolve(), None
-    return config.root / config.cache.dir, config.root
-
-
 def open_store(config: Config) -> Store:
     """The store for ``config``: ``JOBLEDGER_CACHE_DIR`` when set, else the root's ``cache_dir``."""
     folder, bound = cache_folder(config)
@@ -219,34 +207,6 @@ def open_store(config: Config) -> Store:
     except KeyUnavailable as exc:
         store.refused = f"{exc.reason}, so the content cache is off"
     return store
-
-
-def is_cache_folder(folder: Path, root: Path) -> bool:
-    """Whether ``folder`` is empty or has our ``CACHEDIR.TAG`` (else it is not ours to write)."""
-    try:
-        entries = os.listdir(folder)
-    except OSError:
-        return False
-    if not entries:
-        return True
-    try:
-        tag = read_regular(folder / "CACHEDIR.TAG", root=root, limit=4096)
-    except OSError:
-        return False
-    return tag.startswith(TAG.encode())
-
-
-def prepare_folder(folder: Path, bound: Path | None) -> None:
-    """Make the folder a cache folder: a ``.gitignore`` of ``*`` and a ``CACHEDIR.TAG``."""
-    if not (folder / "CACHEDIR.TAG").is_file():
-        make_folder(folder, root=bound)
-        root = folder if bound is None else bound
-        atomic_write(folder / ".gitignore", GITIGNORE, root=root)
-        atomic_write(
-            folder / "CACHEDIR.TAG",
-            f"{TAG}\n# The content cache of pytest-jobledger; see https://bford.info/cachedir/\n",
-            root=root,
-        )
 
 
 def now_ns() -> int:

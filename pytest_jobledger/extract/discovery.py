@@ -15,8 +15,6 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from pathspec.patterns.gitignore.spec import _DIR_MARK, GitIgnoreSpecPattern
-
 from .. import git
 from ..core.paths import read_regular
 
@@ -236,11 +234,52 @@ class _Layer:
             found = None if compiled is None else compiled.search(candidate)
             if found is None:
                 continue
-            if not found.groupdict().get(_DIR_MARK):
+            if not found.groupdict().get(_dir_mark()):
                 return pattern.include
             if weak is None:
                 weak = pattern.include
         return weak
+
+
+#: pathspec's translations known before this run: a gitignore line -> its expression and whether
+#: it includes, and the group name of a match that stops at a folder. :func:`use_translations`
+#: hands in what an earlier run recorded (``memo/fresh``), so a tree whose lines were all seen
+#: before never imports pathspec; :func:`translations` is what this run knows.
+_TRANSLATED: dict[str, tuple[str | None, bool | None]] = {}
+_MARK: list[str] = []
+
+
+def translations() -> dict[str, object]:
+    """What this process knows of pathspec's translations (data, for a memo)."""
+    return {"lines": {line: list(found) for line, found in _TRANSLATED.items()}, "mark": _MARK[:1]}
+
+
+def use_translations(known: object) -> None:
+    """Take translations an earlier run recorded with the same pathspec (malformed: ignored)."""
+    if not isinstance(known, dict):
+        return
+    lines, mark = known.get("lines"), known.get("mark")
+    if isinstance(lines, dict):
+        for line, found in lines.items():
+            if (
+                isinstance(line, str)
+                and isinstance(found, list)
+                and len(found) == 2
+                and (found[0] is None or isinstance(found[0], str))
+                and (found[1] is None or isinstance(found[1], bool))
+            ):
+                _TRANSLATED.setdefault(line, (found[0], found[1]))
+    if isinstance(mark, list) and mark and isinstance(mark[0], str) and not _MARK:
+        _MARK.append(mark[0])
+
+
+def _dir_mark() -> str:
+    """pathspec's group name for a match that stops at a folder (imported when first needed)."""
+    if not _MARK:
+        from pathspec.patterns.gitignore.spec import _DIR_MARK
+
+        _MARK.append(_DIR_MARK)
+    return _MARK[0]
 
 
 @dataclass
@@ -257,7 +296,13 @@ class _Pattern:
     def translate(self) -> None:
         """Raises pathspec's error (a ``ValueError``) for a line it cannot read."""
         if not self._translated:
-            self.regex, self.include = GitIgnoreSpecPattern.pattern_to_regex(self.line)
+            known = _TRANSLATED.get(self.line)
+            if known is None:
+                from pathspec.patterns.gitignore.spec import GitIgnoreSpecPattern
+
+                known = GitIgnoreSpecPattern.pattern_to_regex(self.line)
+                _TRANSLATED[self.line] = known
+            self.regex, self.include = known
             self._translated = True
 
     def compiled(self) -> re.Pattern[str] | None:

@@ -10,19 +10,21 @@ from __future__ import annotations
 import datetime
 import hashlib
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from ..baseline import BaseBaseline
 from ..core.errors import OverlayError
 from ..findings import Check, GateResult, Inputs
 from ..ledger.model import Ledger
 from ..overlay.model import Overlay
-from ..overlay.roster import Roster
 from ..project import Config
-from .changes import build_report
 from .join import join
-from .review import Base, base_status, review_checks
-from .signers import Blame, same_signer_checks, signers_status
-from .status import jobs_status, ledger_status, overlay_status, owners_status
+
+if TYPE_CHECKING:  # the records' types; what judges them is imported by judge alone, so the
+    # committed view (``list``, ``show``, ``verdict``) does not pay for the fresh gate's items
+    from ..baseline import BaseBaseline
+    from ..overlay.roster import Roster
+    from .review import Base
+    from .signers import Blame
 
 
 @dataclass(frozen=True)
@@ -77,6 +79,11 @@ class Readings:
 def judge(readings: Readings, config: Config) -> GateResult:
     """The fresh gate: the status items first, then the join of the fresh ledger with the
     overlay (and what changed since the base), as ``jobledger check`` and pytest report it."""
+    from .changes import build_report
+    from .review import base_status, review_checks
+    from .signers import same_signer_checks, signers_status
+    from .status import jobs_status, ledger_status, overlay_status, owners_status
+
     fresh, overlay, error = readings.fresh, readings.overlay, readings.overlay_error
     committed = readings.committed
     status = [

@@ -14,29 +14,28 @@ memo, one a pull request committed into the cache folder: it cannot compute the 
 key) is ignored: the full path runs, as without a memo. ``--no-cache`` neither reads nor writes
 it.
 
-The memo lives in the content cache's folder (:func:`~pytest_jobledger.extract.cache.cache_folder`,
+The memo lives in the content cache's folder (:func:`~pytest_jobledger.extract.folder.cache_folder`,
 the same binding to the root) and is written through
 :func:`~pytest_jobledger.core.atomic.atomic_write`.
 """
 
 from __future__ import annotations
 
-import functools
 import hmac
 import json
-import os
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
-from importlib.machinery import PathFinder
 from pathlib import Path
 
 from .. import __version__
 from ..core.atomic import atomic_write
+from ..core.fingerprint import code_digest
+from ..core.fingerprint import libraries as installed
 from ..core.paths import read_regular
-from ..extract.cache import cache_folder, is_cache_folder, prepare_folder
 from ..extract.cachekey import KeyUnavailable, load_key, sign
 from ..extract.deps import digest
+from ..extract.folder import cache_folder, is_cache_folder, prepare_folder
 from ..ledger.model import Ledger
 from ..project import Config
 
@@ -121,43 +120,6 @@ def _compact(data: object) -> bytes:
     return text.encode("utf-8", "surrogatepass")
 
 
-@functools.cache
-def code_digest() -> str:
-    """The digest of every module of the tool: an edited checkout never trusts an old memo."""
-    package = Path(__file__).resolve().parent.parent
-    parts: list[bytes] = []
-    for path in sorted(package.rglob("*.py")):
-        parts += [path.relative_to(package).as_posix().encode(), path.read_bytes()]
-    return digest(b"\0".join(parts))
-
-
 def libraries() -> dict[str, object]:
-    """Where each parsing library is installed and how its entry file looks (size, mtime): an
-    upgrade changes them. Found without importing them (that is the cost the memo saves)."""
-    found: dict[str, object] = {}
-    for name in LIBRARIES:
-        origin = _origin(name)
-        if origin is None:
-            found[name] = None
-            continue
-        try:
-            info = os.stat(origin)
-        except OSError:
-            found[name] = [origin]
-            continue
-        found[name] = [origin, info.st_size, info.st_mtime_ns]
-    return found
-
-
-def _origin(name: str) -> str | None:
-    """The file a dotted module would load from, found on ``sys.path`` without importing it or
-    its parents (``importlib.util.find_spec`` would import ``ruamel`` for ``ruamel.yaml``)."""
-    search: list[str] | None = None
-    spec = None
-    for part in name.split("."):
-        spec = PathFinder.find_spec(part, search)
-        if spec is None:
-            return None
-        locations = spec.submodule_search_locations
-        search = None if locations is None else list(locations)
-    return None if spec is None else spec.origin
+    """Where each parsing library is installed and how its entry file looks."""
+    return installed(LIBRARIES)

@@ -19,10 +19,26 @@ the command line's.
 
 from __future__ import annotations
 
-from .decide import decide
-from .facts import JobFacts, from_snapshot
-from .model import Action, Answer, Evidence, Fact, Reason, Request, Verdict
-from .rules import RULES
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .decide import decide
+    from .facts import JobFacts, from_snapshot
+    from .model import Action, Answer, Evidence, Fact, Reason, Request, Verdict
+    from .rules import RULES
+
+#: Where each name lives, imported on first use: ``list`` and ``show`` read the facts alone,
+#: not the rules, the tiers or the decision.
+_HOMES = {
+    "decide": "decide",
+    "JobFacts": "facts",
+    "from_snapshot": "facts",
+    **dict.fromkeys(
+        ("Action", "Answer", "Evidence", "Fact", "Reason", "Request", "Verdict"), "model"
+    ),
+    "RULES": "rules",
+}
 
 __all__ = [
     "RULES",
@@ -37,3 +53,13 @@ __all__ = [
     "decide",
     "from_snapshot",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{home}"), name)
+    # Bound here for good: importing the module ``decide`` bound its name to the module.
+    globals()[name] = value
+    return value

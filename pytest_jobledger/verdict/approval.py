@@ -18,7 +18,7 @@ from __future__ import annotations
 import datetime
 import tempfile
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +27,7 @@ from ..core.outside import write_scratch
 from ..project.files import ProjectFile, read_at, refusal
 from ..project.keys import BY_NAME
 from . import sshkeygen
+from .model import History as History  # where the trail's history of a request is defined
 from .plan import MAX_PLAN_BYTES, NotAPlan, Plan, parse_plan
 
 #: An SSH signature is under a kilobyte.
@@ -64,24 +65,6 @@ class ApprovalCheck:
             "verified": self.verified,
             "problems": [subject for subject, _, _ in self.problems],
         }
-
-
-@dataclass(frozen=True)
-class History:
-    """What the trail says about one job and ticket before this request.
-
-    ``approved``: the jobs approved so far (a count, or 1 a verdict); ``pending``: approved
-    batches since the last reconciliation; ``mismatch_line``: the line of a reconciliation that
-    found a mismatch and is the last one; ``plan_lines``: the trail line of each plan's event;
-    ``used``: plan digests an approved verdict already used (any job)."""
-
-    approved: int = 0
-    batches: int = 0
-    pending: int = 0
-    pending_line: int | None = None
-    mismatch_line: int | None = None
-    plan_lines: Mapping[str, int] = field(default_factory=dict)
-    used: frozenset[str] = frozenset()
 
 
 def event_of(record: Mapping[str, Any]) -> str:

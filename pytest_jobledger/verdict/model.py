@@ -11,13 +11,14 @@ behind it, at what stage of control).
 from __future__ import annotations
 
 import enum
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..ledger.model import JSONValue
-from .approval import ApprovalCheck, History
 
 if TYPE_CHECKING:
+    from .approval import ApprovalCheck
     from .tiers import Tier
 
 
@@ -148,6 +149,24 @@ class Fact:
             "note": self.note,
             "quality": self.quality.to_json(),
         }
+
+
+@dataclass(frozen=True)
+class History:
+    """What the trail says about one job and ticket before this request.
+
+    ``approved``: the jobs approved so far (a count, or 1 a verdict); ``pending``: approved
+    batches since the last reconciliation; ``mismatch_line``: the line of a reconciliation that
+    found a mismatch and is the last one; ``plan_lines``: the trail line of each plan's event;
+    ``used``: plan digests an approved verdict already used (any job)."""
+
+    approved: int = 0
+    batches: int = 0
+    pending: int = 0
+    pending_line: int | None = None
+    mismatch_line: int | None = None
+    plan_lines: Mapping[str, int] = field(default_factory=dict)
+    used: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,7 @@ from pytest_jobledger import audit
 from pytest_jobledger.cli import main
 from pytest_jobledger.core.errors import ConfigError
 from pytest_jobledger.project import load_config
+from pytest_jobledger.project.records import DEFAULT_AUDIT_LOG
 
 REPO = Path(__file__).resolve().parents[2]
 PASSWORD = "s3cret-pw"
@@ -36,6 +37,14 @@ def _config(root: Path, value: str) -> Path:
 def test_accepted_values(tmp_path: Path, value: str) -> None:
     _config(tmp_path, value)
     assert load_config(cwd=tmp_path).verdict.audit_log == value
+
+
+def test_the_default_is_a_file_inside_the_root_to_the_trails_parser(tmp_path: Path) -> None:
+    """The configuration accepts the default without importing the trail (a read-only command
+    does not pay for it): it is what the trail's own parser says of it."""
+    target = audit.target_of(DEFAULT_AUDIT_LOG, root=tmp_path, origin="[tool.jobledger] audit_log")
+    assert (target.kind, target.location) == ("file", DEFAULT_AUDIT_LOG)
+    assert load_config(cwd=tmp_path).verdict.audit_log == DEFAULT_AUDIT_LOG
 
 
 @pytest.mark.parametrize(
