@@ -21,5 +21,7 @@ is whole, signed by that key and made from exactly these inputs:
 
 A missing, corrupt, truncated or foreign memo (one a pull request committed into the cache
 folder cannot carry the key) is ignored and the full path runs; ``--no-cache`` neither reads nor
-writes any. A memo is unpickled only after its HMAC verifies.
+writes any. A memo is unpickled only after its HMAC verifies, and then only into this
+package's records (:func:`.signed.unpickled` refuses a payload naming any other callable): data,
+never code, even under a stolen key.
 """

@@ -14,7 +14,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import pickle
 import time
 from dataclasses import dataclass
 
@@ -23,7 +22,7 @@ from ..extract import discovery
 from ..extract.discovery import Excludes, iter_source_files
 from ..ledger.model import Ledger
 from ..project import Config
-from .signed import open_signed, sha256
+from .signed import open_signed, pickled, sha256, unpickled
 
 #: (path, module, size, mtime_ns, ctime_ns, inode, device) of each file discovery finds.
 Files = tuple[tuple[str, str, int, int, int, int, int], ...]
@@ -91,10 +90,7 @@ def recall(config: Config, seen: Look | None) -> Ledger | None:
     payload = signed.read() if signed is not None else None
     if payload is None:
         return None
-    try:
-        ledger = pickle.loads(payload)
-    except Exception:  # a memo of an older shape of the classes: extract
-        return None
+    ledger = unpickled(payload)
     return ledger if isinstance(ledger, Ledger) else None
 
 
@@ -111,4 +107,4 @@ def remember(config: Config, before: Look | None, ledger: Ledger) -> None:
             return
     signed = open_signed(config, "fresh", _key(before))
     if signed is not None:
-        signed.write(pickle.dumps(ledger, protocol=pickle.HIGHEST_PROTOCOL))
+        signed.write(pickled(ledger))

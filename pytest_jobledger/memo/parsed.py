@@ -4,12 +4,11 @@ remembered; one with an error is parsed again, so its error is the same located 
 
 from __future__ import annotations
 
-import pickle
 from typing import TypeVar
 
 from ..core.fingerprint import libraries
 from ..project import Config
-from .signed import Signed, open_signed, sha256
+from .signed import Signed, open_signed, pickled, sha256, unpickled
 
 #: What reading the file takes besides its bytes: an upgrade of any of them is a new memo.
 LIBRARIES = ("ruamel.yaml", "yaml", "jsonschema")
@@ -29,14 +28,11 @@ def recall(config: Config, kind: str, raw: bytes, display: str, shape: type[T]) 
     payload = signed.read() if signed is not None else None
     if payload is None:
         return None
-    try:
-        value = pickle.loads(payload)
-    except Exception:  # a memo of an older shape of the classes: parse again
-        return None
+    value = unpickled(payload)
     return value if isinstance(value, shape) else None
 
 
 def remember(config: Config, kind: str, raw: bytes, display: str, value: object) -> None:
     signed = _signed(config, kind, raw, display)
     if signed is not None:
-        signed.write(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
+        signed.write(pickled(value))

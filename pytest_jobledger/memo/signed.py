@@ -3,13 +3,19 @@ only when it is whole, its HMAC verifies and its inputs are exactly the ones giv
 
 from __future__ import annotations
 
+import dataclasses
+import datetime
+import enum
 import hashlib
 import hmac
+import io
 import json
+import pickle
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from .. import __version__
 from ..core.atomic import atomic_write
@@ -83,6 +89,46 @@ def open_signed(config: Config, kind: str, inputs: Mapping[str, object]) -> Sign
     where = json.dumps([str(config.root.resolve()), kind]).encode()
     path = folder / f"{kind}-{sha256(where)[:20]}.memo"
     return Signed(path, bound, folder, folder_bound, key, text.encode("ascii"))
+
+
+#: The only classes a memo's payload may name besides this package's records (dataclasses and
+#: enums): the containers and dates a parsed overlay, roster or ledger holds.
+_PLAIN = frozenset({frozenset, set, datetime.date, datetime.datetime, datetime.timezone})
+
+
+class _DataOnly(pickle.Unpickler):
+    """An unpickler that builds records and nothing else: a payload naming any other callable
+    (a function, a class of another library) is refused, so even a memo signed with a stolen
+    key is data, never code."""
+
+    def find_class(self, module: str, name: str) -> Any:
+        if module == "pytest_jobledger" or module.startswith("pytest_jobledger."):
+            found = super().find_class(module, name)
+            if isinstance(found, type) and (
+                dataclasses.is_dataclass(found) or issubclass(found, enum.Enum)
+            ):
+                return found
+        elif module in ("builtins", "datetime"):
+            found = super().find_class(module, name)
+            if found in _PLAIN:
+                return found
+        raise pickle.UnpicklingError(f"a memo holds records only, not {module}.{name}")
+
+
+def pickled(value: object) -> bytes:
+    """``value`` (records: this package's dataclasses and enums, containers, dates) as a
+    payload."""
+    return pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def unpickled(payload: bytes) -> object | None:
+    """The records a payload holds, or ``None`` when it names anything else or is not a
+    pickle of this version's classes (then the full path runs)."""
+    try:
+        value: object = _DataOnly(io.BytesIO(payload)).load()
+    except Exception:
+        return None
+    return value
 
 
 def sha256(data: bytes) -> str:

@@ -209,3 +209,37 @@ def test_no_cache_neither_reads_nor_writes_a_memo(project: tuple[Path, dict[str,
         assert code in (0, 1, 3), err
         assert heavy(imported)
     assert list((root / ".jobledger_cache").glob("*.memo")) == []
+
+
+class _Planted:
+    """What a payload signed with a stolen key might hold: a call of something that runs."""
+
+    def __init__(self, marker: Path) -> None:
+        self.marker = marker
+
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
+        return (os.mkdir, (str(self.marker),))
+
+
+def test_a_signed_memo_is_read_into_records_never_run(
+    project: tuple[Path, dict[str, str]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Even a memo signed with this machine's key (as if the key were stolen) is read into this
+    package's records only: a payload naming any other callable is ignored, and the overlay is
+    parsed again, as without a memo."""
+    from pytest_jobledger.memo import parsed
+    from pytest_jobledger.overlay.model import Overlay
+    from pytest_jobledger.project import load_config
+
+    root, env = project
+    monkeypatch.setenv("JOBLEDGER_KEY_DIR", env["JOBLEDGER_KEY_DIR"])
+    monkeypatch.delenv("JOBLEDGER_CACHE_DIR", raising=False)
+    config = load_config(root=root)
+    raw = (root / "overlays" / "job_policy.yaml").read_bytes()
+    marker = root.parent / "ran"
+    parsed.remember(config, "overlay", raw, "overlays/job_policy.yaml", _Planted(marker))
+    assert parsed.recall(config, "overlay", raw, "overlays/job_policy.yaml", Overlay) is None
+    assert not marker.exists()
+    kept = Overlay(path="overlays/job_policy.yaml")
+    parsed.remember(config, "overlay", raw, "overlays/job_policy.yaml", kept)
+    assert parsed.recall(config, "overlay", raw, "overlays/job_policy.yaml", Overlay) == kept
