@@ -14,7 +14,10 @@ then ``ast.parse`` of every file, ``jobledger extract`` cold (an empty content c
 (nothing changed), each a fresh ``python -c`` so start-up and imports count, as for a user.
 The three are interleaved (ast, cold, warm, ast, cold, warm, ...) ``--repeat`` times so that a
 shared machine's load falls on all of them alike; each figure is the median, with the load
-average beside it. Then where a cold run's time goes: a cProfile summary of one more cold run
+average beside it. Python writes and reuses bytecode as an installed package does
+(``PYTHONDONTWRITEBYTECODE`` is removed from the children's environment, as in
+``startup_bench.py``: with it, every module of the tool is compiled again by every cold run).
+Then where a cold run's time goes: a cProfile summary of one more cold run
 (in a child), the ``--top`` functions by cumulative time.
 
 Nothing here is asserted, and nothing runs in the test suite: read the table.
@@ -139,6 +142,7 @@ def timed(kind: str, env: dict[str, str], **values: object) -> tuple[float, floa
 def measure(root: Path, scratch: Path, repeat: int, top: int) -> dict[str, object]:
     cache = scratch / "cache"
     env = dict(os.environ, JOBLEDGER_CACHE_DIR=str(cache))
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     ledger = scratch / "ledger.json"
     runs: dict[str, list[tuple[float, float]]] = {"ast": [], "cold": [], "warm": []}
     loads: list[float] = []
