@@ -29,7 +29,7 @@ from .cache import FileRecord, ScanRecord, Snapshot, Store, open_store, settled,
 from .deps import digest
 from .discovery import Excludes, SourceFile, iter_source_files
 from .ignores import apply as apply_ignores
-from .inert import Setting, prove_inert, unrefused
+from .inert import Setting, prove_inert, proved_deferred, unrefused
 from .limits import MAX_FILE_BYTES_CEILING
 from .overruled import overruled
 from .prefilter import (
@@ -161,11 +161,7 @@ class Extractor:
         if self.prefilter:  # a candidate proved to yield nothing is not parsed
             proved, deferred = prove_inert(todo, records, setting)
             if deferred:
-                scanner = self._scanning(words)
-                for rel_path, proof in deferred.items():
-                    asked = scanner.plain_functions(proof.conditions)
-                    if asked is not None:
-                        proved[rel_path] = proof.proved(asked)
+                proved.update(proved_deferred(deferred, self._scanning(words).plain_functions))
             self.counts.proved += len(proved)
             scans.update(proved)
             todo = [source for source in todo if source.rel_path not in proved]

@@ -130,6 +130,20 @@ def prove_inert(
     return proved, deferred
 
 
+def proved_deferred(
+    deferred: Mapping[str, Deferred],
+    plain_functions: Callable[[frozenset[str]], Trail | None],
+) -> dict[str, ScanRecord]:
+    """The deferred proofs that hold, as inert scans: those whose every name the scanner finds
+    to be a plain function of the tree."""
+    found: dict[str, ScanRecord] = {}
+    for rel_path, proof in deferred.items():
+        asked = plain_functions(proof.conditions)
+        if asked is not None:
+            found[rel_path] = proof.proved(asked)
+    return found
+
+
 def unrefused(
     todo: Iterable[SourceFile],
     records: Mapping[str, FileRecord],

@@ -18,7 +18,7 @@ import time
 from dataclasses import dataclass
 
 from ..core.fingerprint import libraries
-from ..extract import discovery
+from ..extract import patterns as gitignore_lines
 from ..extract.discovery import Excludes, iter_source_files
 from ..ledger.model import Ledger
 from ..project import Config
@@ -44,11 +44,11 @@ def look(config: Config) -> Look | None:
     payload = patterns.read() if patterns is not None else None
     if payload is not None:
         with contextlib.suppress(ValueError):
-            discovery.use_translations(json.loads(payload))
+            gitignore_lines.use_translations(json.loads(payload))
     try:
         return _look(config)
     finally:
-        known = json.dumps(discovery.translations(), sort_keys=True, ensure_ascii=True)
+        known = json.dumps(gitignore_lines.translations(), sort_keys=True, ensure_ascii=True)
         if patterns is not None and known.encode("ascii") != payload:
             patterns.write(known.encode("ascii"))
 
