@@ -20,6 +20,10 @@ average beside it. Python writes and reuses bytecode as an installed package doe
 Then where a cold run's time goes: a cProfile summary of one more cold run
 (in a child), the ``--top`` functions by cumulative time.
 
+Run it from outside a checkout (``cd /tmp``) to time another build's venv: each child is a
+``python -c``, which puts the current folder first on ``sys.path``, so from a checkout the
+children import that checkout's package whatever interpreter runs them.
+
 Nothing here is asserted, and nothing runs in the test suite: read the table.
 """
 
